@@ -1,0 +1,44 @@
+package dimred
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Sentinel errors. Returned errors wrap one of these with context, so test
+// with errors.Is.
+var (
+	// ErrNaN reports a NaN or ±Inf in input data.
+	ErrNaN = errors.New("dimred: NaN or Inf in input")
+	// ErrTooFewPoints reports too few observations for the requested model.
+	ErrTooFewPoints = errors.New("dimred: too few points")
+	// ErrNotConverged reports an iterative method that stopped before
+	// reaching its tolerance.
+	ErrNotConverged = errors.New("dimred: not converged")
+	// ErrSingular reports a matrix that is singular to working precision.
+	ErrSingular = errors.New("dimred: singular matrix")
+	// ErrDisconnected reports a neighbourhood graph with more than one
+	// connected component where the method needs a connected graph.
+	ErrDisconnected = errors.New("dimred: disconnected neighbourhood graph")
+	// ErrNotDistance reports a matrix that is not a valid distance matrix
+	// (not symmetric, negative or non-zero diagonal entries).
+	ErrNotDistance = errors.New("dimred: not a distance matrix")
+)
+
+// checkFinite returns an error wrapping ErrNaN naming the first non-finite
+// entry of m, or nil.
+func checkFinite(m mat.Matrix, what string) error {
+	r, c := m.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			v := m.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s[%d,%d] = %v", ErrNaN, what, i, j, v)
+			}
+		}
+	}
+	return nil
+}

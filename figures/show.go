@@ -1,0 +1,90 @@
+package figures
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+
+	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
+)
+
+// Show displays a figure in a GoNB notebook as a PNG, followed by its
+// caption and a table of the book's numbers beside ours. Outside a notebook
+// it does nothing but return rendering errors.
+func Show(f *Figure) error {
+	png, err := f.PNG()
+	if err != nil {
+		return err
+	}
+	if !gonbui.IsNotebook {
+		return nil
+	}
+	gonbui.DisplayPng(png)
+	gonbui.DisplayHtml(captionHTML(f))
+	return nil
+}
+
+// ShowSVG displays a figure as true SVG (MIME image/svg+xml), which stays
+// sharp when zoomed; Show's PNG is the safer choice for exported notebooks.
+func ShowSVG(f *Figure) error {
+	svg, err := f.SVG()
+	if err != nil {
+		return err
+	}
+	if !gonbui.IsNotebook {
+		return nil
+	}
+	gonbui.SendData(&protocol.DisplayData{
+		Data: map[protocol.MIMEType]any{protocol.MIMEImageSVG: string(svg)},
+	})
+	gonbui.DisplayHtml(captionHTML(f))
+	return nil
+}
+
+// MustShow makes the figure registered under id and shows it, panicking on
+// error; it keeps notebook cells to one line.
+func MustShow(f *Figure, err error) *Figure {
+	if err != nil {
+		panic(err)
+	}
+	if err := Show(f); err != nil {
+		panic(err)
+	}
+	return f
+}
+
+func captionHTML(f *Figure) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<p><b>Figure %s.</b> %s <i>[%s; %s]</i></p>", html.EscapeString(f.ID),
+		html.EscapeString(f.Caption), html.EscapeString(f.Data), f.Resolve())
+	if f.Why != "" {
+		fmt.Fprintf(&b, "<p><i>%s</i></p>", html.EscapeString(f.Why))
+	}
+	if len(f.Numbers) > 0 {
+		b.WriteString("<table><tr><th>quantity</th><th>book</th><th>ours</th><th></th></tr>")
+		for _, n := range f.Numbers {
+			mark := "✓"
+			if !n.Agrees() {
+				mark = "✗"
+			}
+			if math.IsNaN(n.Book) {
+				mark = ""
+			}
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
+				html.EscapeString(n.Name), FormatValue(n.Book), FormatValue(n.Ours), mark)
+		}
+		b.WriteString("</table>")
+	}
+	return b.String()
+}
+
+// FormatValue prints a number compactly for tables: "—" for NaN, up to six
+// significant digits otherwise.
+func FormatValue(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.6g", v)
+}

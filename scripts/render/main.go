@@ -1,0 +1,126 @@
+// Command render draws every registered figure into figures/chNN/ (SVG and
+// PNG) and writes the reproduction report figures/report.json and
+// figures/README.md. scripts/reproduce runs it; it prints progress (which
+// figure, elapsed time) and a one-line summary.
+//
+// Usage: go run ./scripts/render [-out figures] [-only 1.1,1.5]
+//
+// With -only, just those figures are drawn and the report is not written.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dimredbook/book/figures"
+)
+
+func main() {
+	out := flag.String("out", "figures", "output folder (the repository's figures/)")
+	only := flag.String("only", "", "comma-separated figure ids to draw (no report)")
+	flag.Parse()
+
+	want := map[string]bool{}
+	for _, id := range strings.Split(*only, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			want[id] = true
+		}
+	}
+	entries := figures.Entries()
+	start := time.Now()
+	var rows []figures.ReportRow
+	failed := 0
+	for i, e := range entries {
+		if len(want) > 0 && !want[e.ID] {
+			continue
+		}
+		t0 := time.Now()
+		fmt.Printf("[%2d/%d] figure %-6s ", i+1, len(entries), e.ID)
+		f, err := e.Make()
+		if err != nil {
+			fmt.Printf("FAILED: %v\n", err)
+			failed++
+			continue
+		}
+		files, err := save(*out, e, f)
+		if err != nil {
+			fmt.Printf("FAILED: %v\n", err)
+			failed++
+			continue
+		}
+		row := figures.Row(e, f, files)
+		rows = append(rows, row)
+		fmt.Printf("%-16s %6.1fs  (total %.0fs)\n", row.Status, time.Since(t0).Seconds(), time.Since(start).Seconds())
+	}
+	if failed > 0 {
+		fmt.Fprintf(os.Stderr, "render: %d figure(s) failed\n", failed)
+		os.Exit(1)
+	}
+	if len(want) > 0 {
+		return
+	}
+	if err := writeReport(*out, rows); err != nil {
+		fmt.Fprintln(os.Stderr, "render:", err)
+		os.Exit(1)
+	}
+	t := figures.Tally(rows)
+	fmt.Printf("render: %d reproduced, %d differ, %d not reproducible (%d figures, %.0fs)\n",
+		t[figures.Reproduced], t[figures.Differs], t[figures.NotReproducible], len(rows), time.Since(start).Seconds())
+}
+
+// save writes the figure's SVG and PNG, returning their repository paths.
+func save(out string, e figures.Entry, f *figures.Figure) ([]string, error) {
+	dir := filepath.Join(out, figures.ChapterDir(e.Chapter))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	stem := figures.FileStem(e.ID)
+	svg, err := f.SVG()
+	if err != nil {
+		return nil, err
+	}
+	png, err := f.PNG()
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, x := range []struct {
+		ext string
+		b   []byte
+	}{{".svg", svg}, {".png", png}} {
+		path := filepath.Join(dir, stem+x.ext)
+		if err := writeIfChanged(path, x.b); err != nil {
+			return nil, err
+		}
+		files = append(files, filepath.ToSlash(filepath.Join("figures", figures.ChapterDir(e.Chapter), stem+x.ext)))
+	}
+	return files, nil
+}
+
+// writeIfChanged leaves identical files untouched, so a second run changes
+// nothing, not even modification times.
+func writeIfChanged(path string, b []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, b) {
+		return nil
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+func writeReport(out string, rows []figures.ReportRow) error {
+	var js, md bytes.Buffer
+	if err := figures.WriteReportJSON(&js, rows); err != nil {
+		return err
+	}
+	if err := figures.WriteReportMarkdown(&md, rows); err != nil {
+		return err
+	}
+	if err := writeIfChanged(filepath.Join(out, "report.json"), js.Bytes()); err != nil {
+		return err
+	}
+	return writeIfChanged(filepath.Join(out, "README.md"), md.Bytes())
+}
