@@ -1,0 +1,99 @@
+package dimred
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// SquaredDistances stores in dst the n×m matrix of squared Euclidean
+// distances between the rows of A (n×p) and the rows of B (m×p),
+//
+//	D_ij = ‖a_i‖² + ‖b_j‖² − 2 a_iᵀ b_j,
+//
+// computed with one BLAS matrix product rather than a triple loop. Round-off
+// can make the expansion slightly negative for near-identical rows; such
+// entries are set to zero. An empty dst is resized; a dst of the wrong shape
+// panics with mat.ErrShape, as does a column mismatch between A and B.
+func SquaredDistances(dst *mat.Dense, A, B mat.Matrix) {
+	n, p := A.Dims()
+	m, pb := B.Dims()
+	if p != pb {
+		panic(mat.ErrShape)
+	}
+	reuseAs(dst, n, m)
+	dst.Mul(A, B.T())
+	na := rowSquaredNorms(A)
+	nb := rowSquaredNorms(B)
+	raw := dst.RawMatrix()
+	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+m]
+		for j, g := range row {
+			d := na[i] + nb[j] - 2*g
+			if d < 0 {
+				d = 0
+			}
+			row[j] = d
+		}
+	}
+}
+
+// PairwiseSquaredDistances stores in dst the n×n symmetric matrix of
+// squared Euclidean distances between the rows of Y (n×p), with an exactly
+// zero diagonal. The Gram matrix Y Yᵀ comes from one BLAS symmetric rank-k
+// update (dsyrk), half the work of a general product. An empty dst is
+// resized; a dst of the wrong size panics with mat.ErrShape.
+func PairwiseSquaredDistances(dst *mat.SymDense, Y mat.Matrix) {
+	n, p := Y.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(n)
+	} else if dst.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	yd := mat.DenseCopyOf(Y)
+	yr := yd.RawMatrix()
+	g := dst.RawSymmetric()
+	g.Uplo = blas.Upper
+	blas64.Syrk(blas.NoTrans, 1, blas64.General{Rows: n, Cols: p, Stride: yr.Stride, Data: yr.Data}, 0, g)
+	sq := make([]float64, n)
+	for i := 0; i < n; i++ {
+		sq[i] = g.Data[i*g.Stride+i]
+	}
+	for i := 0; i < n; i++ {
+		row := g.Data[i*g.Stride : i*g.Stride+n]
+		row[i] = 0
+		for j := i + 1; j < n; j++ {
+			d := sq[i] + sq[j] - 2*row[j]
+			if d < 0 {
+				d = 0
+			}
+			row[j] = d
+		}
+	}
+}
+
+// rowSquaredNorms returns ‖y_i‖² for each row of Y.
+func rowSquaredNorms(Y mat.Matrix) []float64 {
+	n, p := Y.Dims()
+	out := make([]float64, n)
+	if rv, ok := Y.(mat.RawMatrixer); ok {
+		r := rv.RawMatrix()
+		for i := 0; i < n; i++ {
+			s := 0.0
+			for _, v := range r.Data[i*r.Stride : i*r.Stride+p] {
+				s += v * v
+			}
+			out[i] = s
+		}
+		return out
+	}
+	for i := 0; i < n; i++ {
+		s := 0.0
+		for j := 0; j < p; j++ {
+			v := Y.At(i, j)
+			s += v * v
+		}
+		out[i] = s
+	}
+	return out
+}
