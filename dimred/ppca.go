@@ -45,7 +45,7 @@ type PPCA struct {
 	PCAMethod PCAMethod     // eigen solver of the PPCAEigen path (see PCA)
 
 	// EM (Algorithm PPCAEM and FitMissing).
-	MaxIter int     // iteration limit; 0 means 10000
+	MaxIter int // iteration limit; 0 means 10000
 	// Tol: stop when the log-likelihood gains less than Tol·|log p|; 0
 	// means 1e-12; a negative Tol disables the test, so EM runs MaxIter
 	// iterations (or until Monitor stops it) and does not report
