@@ -132,7 +132,7 @@ func (k FeatureKernel) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 	var f mat.Dense
 	k.Map.FeaturesTo(&f, Y)
 	f.Scale(math.Sqrt(k.gamma()), &f)
-	gramUpper(dst, &f)
+	kernelGramUpper(dst, &f)
 }
 
 // IntervalEQKernel returns the covariance of infinitely many normalised EQ

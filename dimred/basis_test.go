@@ -9,17 +9,17 @@ import (
 )
 
 // book Figs 4.1–4.4: three EQ basis functions at −1, 0, 1 with ℓ = 1.
-func bookBasis() EQBasis {
+func kpBookBasis() EQBasis {
 	return EQBasis{Centres: mat.NewDense(3, 1, []float64{-1, 0, 1}), LengthScale: 1}
 }
 
-func features1D(b FeatureMap, ys ...float64) *mat.Dense {
+func kpFeatures1D(b FeatureMap, ys ...float64) *mat.Dense {
 	var f mat.Dense
 	b.FeaturesTo(&f, mat.NewDense(len(ys), 1, ys))
 	return &f
 }
 
-func sqDist(f *mat.Dense, i, j int) float64 {
+func kpSqDist(f *mat.Dense, i, j int) float64 {
 	_, m := f.Dims()
 	s := 0.0
 	for k := 0; k < m; k++ {
@@ -30,9 +30,9 @@ func sqDist(f *mat.Dense, i, j int) float64 {
 }
 
 func TestEQBasisBookValues(t *testing.T) {
-	b := bookBasis()
+	b := kpBookBasis()
 	// F4.1: φ(μ) = 1, φ(μ ± ℓ) = e⁻¹ in the book's form exp(−(y−μ)²/ℓ²).
-	f := features1D(b, 0, 1, -1)
+	f := kpFeatures1D(b, 0, 1, -1)
 	for _, c := range []struct {
 		i, j int
 		want float64
@@ -42,8 +42,8 @@ func TestEQBasisBookValues(t *testing.T) {
 		}
 	}
 	// F4.2: ‖φ(−0.5) − φ(0.5)‖² = 0.9069 (catalog §2.2, VERIFIED).
-	f = features1D(b, -0.5, 0.5)
-	if got := sqDist(f, 0, 1); math.Abs(got-0.9069) > 5e-5 {
+	f = kpFeatures1D(b, -0.5, 0.5)
+	if got := kpSqDist(f, 0, 1); math.Abs(got-0.9069) > 5e-5 {
 		t.Errorf("‖φ(−½) − φ(½)‖² = %.6f, want 0.9069", got)
 	}
 	// Monte Carlo: ⟨(f_i − f_j)²⟩ with w ~ N(0, I₃) (book §4.1).
@@ -61,12 +61,12 @@ func TestEQBasisBookValues(t *testing.T) {
 		t.Errorf("Monte Carlo ⟨(f_i − f_j)²⟩ = %.4f, want 0.9069 within 1%%", mc)
 	}
 	// F4.3: far from the centres the basis decays: max φ on |y| ≥ 4 < 1.3e-4.
-	f = features1D(b, 4, -4)
+	f = kpFeatures1D(b, 4, -4)
 	if got := mat.Max(f); got >= 1.3e-4 {
 		t.Errorf("max φ on |y| ≥ 4 = %v, want < 1.3e-4", got)
 	}
 	// F4.4: ‖φ(−4) − φ(4)‖² = 3.05e-8.
-	if got := sqDist(f, 0, 1); math.Abs(got-3.05e-8) > 0.005e-8 {
+	if got := kpSqDist(f, 0, 1); math.Abs(got-3.05e-8) > 0.005e-8 {
 		t.Errorf("‖φ(−4) − φ(4)‖² = %.4g, want 3.05e-8", got)
 	}
 	// F4.5: with the infinite basis (EQ kernel, unit variance) the squared
@@ -79,16 +79,16 @@ func TestEQBasisBookValues(t *testing.T) {
 
 func TestFeatureKernelDistances(t *testing.T) {
 	// γ‖φ_i − φ_j‖² equals the implied distance of FeatureKernel.
-	b := bookBasis()
+	b := kpBookBasis()
 	fk := FeatureKernel{Map: b, Variance: 2}
 	Y := mat.NewDense(4, 1, []float64{-4, -0.5, 0.5, 4})
 	var K, D mat.SymDense
 	GramTo(&K, fk, Y)
 	ImpliedSquaredDistancesTo(&D, &K)
-	f := features1D(b, -4, -0.5, 0.5, 4)
+	f := kpFeatures1D(b, -4, -0.5, 0.5, 4)
 	for i := 0; i < 4; i++ {
 		for j := 0; j < 4; j++ {
-			if want := 2 * sqDist(f, i, j); math.Abs(D.At(i, j)-want) > 1e-14 {
+			if want := 2 * kpSqDist(f, i, j); math.Abs(D.At(i, j)-want) > 1e-14 {
 				t.Errorf("d[%d,%d] = %v, want %v", i, j, D.At(i, j), want)
 			}
 		}

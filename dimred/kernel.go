@@ -152,7 +152,7 @@ func (Linear) Eval(x, y []float64) float64 {
 func (Linear) CrossTo(dst *mat.Dense, A, B mat.Matrix) { dst.Mul(A, B.T()) }
 
 // SymTo implements MatrixKernel with one symmetric rank-k update Y Yᵀ.
-func (Linear) SymTo(dst *mat.SymDense, Y mat.Matrix) { gramUpper(dst, Y) }
+func (Linear) SymTo(dst *mat.SymDense, Y mat.Matrix) { kernelGramUpper(dst, Y) }
 
 // Polynomial is the polynomial kernel
 //
@@ -180,7 +180,7 @@ func (k Polynomial) params() (d int, a, c float64) {
 	return d, a, c
 }
 
-func powInt(x float64, d int) float64 {
+func kernelPowInt(x float64, d int) float64 {
 	r := 1.0
 	for d > 0 {
 		if d&1 == 1 {
@@ -195,7 +195,7 @@ func powInt(x float64, d int) float64 {
 // Eval returns (a·xᵀy + c)^d.
 func (k Polynomial) Eval(x, y []float64) float64 {
 	d, a, c := k.params()
-	return powInt(a*Linear{}.Eval(x, y)+c, d)
+	return kernelPowInt(a*Linear{}.Eval(x, y)+c, d)
 }
 
 // CrossTo implements MatrixKernel.
@@ -207,7 +207,7 @@ func (k Polynomial) CrossTo(dst *mat.Dense, A, B mat.Matrix) {
 		for i := lo; i < hi; i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 			for j, g := range row {
-				row[j] = powInt(a*g+c, d)
+				row[j] = kernelPowInt(a*g+c, d)
 			}
 		}
 	})
@@ -216,19 +216,19 @@ func (k Polynomial) CrossTo(dst *mat.Dense, A, B mat.Matrix) {
 // SymTo implements MatrixKernel.
 func (k Polynomial) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 	d, a, c := k.params()
-	gramUpper(dst, Y)
+	kernelGramUpper(dst, Y)
 	raw := dst.RawSymmetric()
 	n := raw.N
 	kernelParallelTri(n, func(i int) {
 		row := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
 		for j, g := range row {
-			row[j] = powInt(a*g+c, d)
+			row[j] = kernelPowInt(a*g+c, d)
 		}
 	})
 }
 
-// gramUpper stores Y Yᵀ in the upper triangle of dst (already sized n×n).
-func gramUpper(dst *mat.SymDense, Y mat.Matrix) {
+// kernelGramUpper stores Y Yᵀ in the upper triangle of dst (already sized n×n).
+func kernelGramUpper(dst *mat.SymDense, Y mat.Matrix) {
 	n, p := Y.Dims()
 	yd, ok := Y.(*mat.Dense)
 	if !ok {

@@ -8,12 +8,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// evalOnly hides a kernel's bulk path, forcing the generic pairwise loop.
-type evalOnly struct{ k Kernel }
+// kpEvalOnly hides a kernel's bulk path, forcing the generic pairwise loop.
+type kpEvalOnly struct{ k Kernel }
 
-func (e evalOnly) Eval(x, y []float64) float64 { return e.k.Eval(x, y) }
+func (e kpEvalOnly) Eval(x, y []float64) float64 { return e.k.Eval(x, y) }
 
-func randDense(r, c int, seed uint64) *mat.Dense {
+func kpRandDense(r, c int, seed uint64) *mat.Dense {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	m := mat.NewDense(r, c, nil)
 	for i := 0; i < r; i++ {
@@ -24,7 +24,7 @@ func randDense(r, c int, seed uint64) *mat.Dense {
 	return m
 }
 
-func mustPanic(t *testing.T, name string, f func()) {
+func kpMustPanic(t *testing.T, name string, f func()) {
 	t.Helper()
 	defer func() {
 		if recover() == nil {
@@ -54,9 +54,9 @@ func TestRBFEval(t *testing.T) {
 }
 
 func TestKernelBulkMatchesEval(t *testing.T) {
-	A := randDense(37, 5, 1)
-	B := randDense(23, 5, 2)
-	basis := EQBasis{Centres: randDense(4, 5, 3), LengthScale: 1.5}
+	A := kpRandDense(37, 5, 1)
+	B := kpRandDense(23, 5, 2)
+	basis := EQBasis{Centres: kpRandDense(4, 5, 3), LengthScale: 1.5}
 	kernels := map[string]Kernel{
 		"RBF":          RBF{Variance: 2, LengthScale: 1.3},
 		"Linear":       Linear{},
@@ -65,7 +65,7 @@ func TestKernelBulkMatchesEval(t *testing.T) {
 		"Feature":      FeatureKernel{Map: basis, Variance: 0.7},
 	}
 	for name, k := range kernels {
-		for _, kk := range []Kernel{k, evalOnly{k}} {
+		for _, kk := range []Kernel{k, kpEvalOnly{k}} {
 			var kab mat.Dense
 			KernelMatrixTo(&kab, kk, A, B)
 			var kaa mat.SymDense
@@ -90,7 +90,7 @@ func TestKernelBulkMatchesEval(t *testing.T) {
 
 func TestRBFGramLargeParallel(t *testing.T) {
 	// Large enough to take the multi-core paths.
-	Y := randDense(400, 3, 4)
+	Y := kpRandDense(400, 3, 4)
 	k := RBF{LengthScale: 0.8}
 	var K mat.SymDense
 	GramTo(&K, k, Y)
@@ -115,7 +115,7 @@ func TestRBFGramLargeParallel(t *testing.T) {
 }
 
 func TestImpliedSquaredDistances(t *testing.T) {
-	Y := randDense(30, 4, 5)
+	Y := kpRandDense(30, 4, 5)
 	k := RBF{LengthScale: 0.3}
 	var K, D mat.SymDense
 	GramTo(&K, k, Y)
@@ -149,35 +149,35 @@ func TestImpliedSquaredDistances(t *testing.T) {
 
 func TestKernelBadInput(t *testing.T) {
 	x := []float64{1, 2}
-	mustPanic(t, "RBF ℓ = 0", func() { RBF{}.Eval(x, x) })
-	mustPanic(t, "RBF ℓ < 0", func() { RBF{LengthScale: -1}.Eval(x, x) })
-	mustPanic(t, "RBF σ² < 0", func() { RBF{LengthScale: 1, Variance: -1}.Eval(x, x) })
-	mustPanic(t, "RBF ℓ = NaN bulk", func() {
+	kpMustPanic(t, "RBF ℓ = 0", func() { RBF{}.Eval(x, x) })
+	kpMustPanic(t, "RBF ℓ < 0", func() { RBF{LengthScale: -1}.Eval(x, x) })
+	kpMustPanic(t, "RBF σ² < 0", func() { RBF{LengthScale: 1, Variance: -1}.Eval(x, x) })
+	kpMustPanic(t, "RBF ℓ = NaN bulk", func() {
 		var K mat.SymDense
-		GramTo(&K, RBF{LengthScale: math.NaN()}, randDense(3, 2, 1))
+		GramTo(&K, RBF{LengthScale: math.NaN()}, kpRandDense(3, 2, 1))
 	})
-	mustPanic(t, "RBFInverseWidth(0)", func() { RBFInverseWidth(0) })
-	mustPanic(t, "RBFGamma(-1)", func() { RBFGamma(-1) })
-	mustPanic(t, "Polynomial degree < 0", func() { Polynomial{Degree: -1}.Eval(x, x) })
-	mustPanic(t, "RBF length mismatch", func() { RBF{LengthScale: 1}.Eval(x, []float64{1}) })
-	mustPanic(t, "KernelMatrixTo column mismatch", func() {
+	kpMustPanic(t, "RBFInverseWidth(0)", func() { RBFInverseWidth(0) })
+	kpMustPanic(t, "RBFGamma(-1)", func() { RBFGamma(-1) })
+	kpMustPanic(t, "Polynomial degree < 0", func() { Polynomial{Degree: -1}.Eval(x, x) })
+	kpMustPanic(t, "RBF length mismatch", func() { RBF{LengthScale: 1}.Eval(x, []float64{1}) })
+	kpMustPanic(t, "KernelMatrixTo column mismatch", func() {
 		var K mat.Dense
-		KernelMatrixTo(&K, RBF{LengthScale: 1}, randDense(3, 2, 1), randDense(3, 3, 1))
+		KernelMatrixTo(&K, RBF{LengthScale: 1}, kpRandDense(3, 2, 1), kpRandDense(3, 3, 1))
 	})
-	mustPanic(t, "KernelMatrixTo wrong dst", func() {
+	kpMustPanic(t, "KernelMatrixTo wrong dst", func() {
 		K := mat.NewDense(2, 2, nil)
-		KernelMatrixTo(K, Linear{}, randDense(3, 2, 1), randDense(3, 2, 1))
+		KernelMatrixTo(K, Linear{}, kpRandDense(3, 2, 1), kpRandDense(3, 2, 1))
 	})
-	mustPanic(t, "GramTo wrong dst", func() {
+	kpMustPanic(t, "GramTo wrong dst", func() {
 		K := mat.NewSymDense(2, nil)
-		GramTo(K, Linear{}, randDense(3, 2, 1))
+		GramTo(K, Linear{}, kpRandDense(3, 2, 1))
 	})
-	mustPanic(t, "EQBasis ℓ = 0", func() {
+	kpMustPanic(t, "EQBasis ℓ = 0", func() {
 		var F mat.Dense
-		EQBasis{Centres: mat.NewDense(1, 2, nil)}.FeaturesTo(&F, randDense(3, 2, 1))
+		EQBasis{Centres: mat.NewDense(1, 2, nil)}.FeaturesTo(&F, kpRandDense(3, 2, 1))
 	})
-	mustPanic(t, "EQBasis dimension mismatch", func() {
+	kpMustPanic(t, "EQBasis dimension mismatch", func() {
 		var F mat.Dense
-		EQBasis{Centres: mat.NewDense(1, 3, nil), LengthScale: 1}.FeaturesTo(&F, randDense(3, 2, 1))
+		EQBasis{Centres: mat.NewDense(1, 3, nil), LengthScale: 1}.FeaturesTo(&F, kpRandDense(3, 2, 1))
 	})
 }

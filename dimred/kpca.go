@@ -157,7 +157,7 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 	if dense {
 		vals, vecs, err = EigenSym(K, q, Largest, k.Eigen)
 	} else {
-		vals, vecs, err = EigenSymOp(denseParallelOp{a: a, n: n, stride: s}, q, Largest, k.Eigen)
+		vals, vecs, err = EigenSymOp(kpcaDenseOp{a: a, n: n, stride: s}, q, Largest, k.Eigen)
 	}
 	if err != nil {
 		return fmt.Errorf("dimred: KernelPCA eigendecomposition: %w", err)
@@ -168,16 +168,16 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 	return nil
 }
 
-// denseParallelOp is a full n×n row-major matrix whose matrix–vector
+// kpcaDenseOp is a full n×n row-major matrix whose matrix–vector
 // product runs over all cores.
-type denseParallelOp struct {
+type kpcaDenseOp struct {
 	a         []float64
 	n, stride int
 }
 
-func (o denseParallelOp) Size() int { return o.n }
+func (o kpcaDenseOp) Size() int { return o.n }
 
-func (o denseParallelOp) MulVecTo(dst, x []float64) {
+func (o kpcaDenseOp) MulVecTo(dst, x []float64) {
 	n, s := o.n, o.stride
 	kernelParallel(n, n*n, func(lo, hi int) {
 		if lo == hi {

@@ -11,7 +11,7 @@ import (
 
 // alignSigns flips the columns of got to match want's signs (eigenvectors
 // are defined up to sign) and returns the largest absolute difference.
-func alignedMaxDiff(got, want mat.Matrix) float64 {
+func kpAlignedMaxDiff(got, want mat.Matrix) float64 {
 	r, c := want.Dims()
 	worst := 0.0
 	for j := 0; j < c; j++ {
@@ -33,7 +33,7 @@ func alignedMaxDiff(got, want mat.Matrix) float64 {
 // Kernel PCA with the linear kernel is PCA: its latent positions are the
 // principal component scores Ŷ V (gonum's stat.PC as the oracle).
 func TestKernelPCALinearIsPCA(t *testing.T) {
-	Y := randDense(60, 5, 11)
+	Y := kpRandDense(60, 5, 11)
 	// Give the columns different scales so the spectrum is well separated.
 	for j, s := range []float64{5, 3, 2, 1, 0.5} {
 		for i := 0; i < 60; i++ {
@@ -56,7 +56,7 @@ func TestKernelPCALinearIsPCA(t *testing.T) {
 	var Yc, scores mat.Dense
 	CentreColumns(&Yc, Y)
 	scores.Mul(&Yc, V.Slice(0, 5, 0, 3))
-	if d := alignedMaxDiff(&X, &scores); d > 1e-8 {
+	if d := kpAlignedMaxDiff(&X, &scores); d > 1e-8 {
 		t.Errorf("linear kernel PCA differs from PCA scores by %v", d)
 	}
 	// Eigenvalues: λ_c = (n−1)·var_c, since stat.PC uses the unbiased covariance.
@@ -81,7 +81,7 @@ func TestKernelPCALinearIsPCA(t *testing.T) {
 // At full rank X Xᵀ equals the centred kernel matrix; the latent distances
 // are then the implied feature-space distances 2 − 2k_ij.
 func TestKernelPCAFullRank(t *testing.T) {
-	Y := randDense(40, 3, 12)
+	Y := kpRandDense(40, 3, 12)
 	k := RBF{LengthScale: 0.7}
 	for _, noCentre := range []bool{false, true} {
 		kp := KernelPCA{Kernel: k, Q: 40, NoCentre: noCentre}
@@ -107,7 +107,7 @@ func TestKernelPCAFullRank(t *testing.T) {
 			want.Mul(want, H)
 		}
 		if !mat.EqualApprox(&XXt, want, 1e-10) {
-			t.Errorf("NoCentre=%v: X Xᵀ ≠ K̃ (max diff %v)", noCentre, maxAbsDiff(&XXt, want))
+			t.Errorf("NoCentre=%v: X Xᵀ ≠ K̃ (max diff %v)", noCentre, kpMaxAbsDiff(&XXt, want))
 		}
 		var D mat.SymDense
 		PairwiseSquaredDistances(&D, &X)
@@ -131,7 +131,7 @@ func TestKernelPCAFullRank(t *testing.T) {
 	}
 }
 
-func maxAbsDiff(a, b mat.Matrix) float64 {
+func kpMaxAbsDiff(a, b mat.Matrix) float64 {
 	var d mat.Dense
 	d.Sub(a, b)
 	return math.Max(mat.Max(&d), -mat.Min(&d))
@@ -139,7 +139,7 @@ func maxAbsDiff(a, b mat.Matrix) float64 {
 
 // ProjectTo on the training points returns their fitted latent positions.
 func TestKernelPCAProjectTraining(t *testing.T) {
-	Y := randDense(50, 4, 13)
+	Y := kpRandDense(50, 4, 13)
 	for _, k := range []Kernel{RBF{LengthScale: 1.5}, Linear{}, Polynomial{Degree: 2, Offset: 1}} {
 		for _, noCentre := range []bool{false, true} {
 			kp := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre}
@@ -149,7 +149,7 @@ func TestKernelPCAProjectTraining(t *testing.T) {
 			var X, P mat.Dense
 			kp.LatentTo(&X)
 			kp.ProjectTo(&P, Y)
-			if d := maxAbsDiff(&X, &P); d > 1e-9*math.Max(1, mat.Max(&X)) {
+			if d := kpMaxAbsDiff(&X, &P); d > 1e-9*math.Max(1, mat.Max(&X)) {
 				t.Errorf("%T NoCentre=%v: ProjectTo(training) differs from latent by %v", k, noCentre, d)
 			}
 		}
@@ -159,7 +159,7 @@ func TestKernelPCAProjectTraining(t *testing.T) {
 	if err := kp.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
-	Ynew := randDense(5, 4, 14)
+	Ynew := kpRandDense(5, 4, 14)
 	var P mat.Dense
 	kp.ProjectTo(&P, Ynew)
 	var pc stat.PC
@@ -188,7 +188,7 @@ func TestKernelPCAProjectTraining(t *testing.T) {
 			}
 		}
 	}
-	if d := maxAbsDiff(&P, &want); d > 1e-8 {
+	if d := kpMaxAbsDiff(&P, &want); d > 1e-8 {
 		t.Errorf("linear ProjectTo differs from PCA projection by %v", d)
 	}
 }
@@ -199,7 +199,7 @@ func TestKernelPCAOperatorPath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("n = 700 eigenproblems")
 	}
-	Y := randDense(kpcaDenseMax+100, 3, 15)
+	Y := kpRandDense(kpcaDenseMax+100, 3, 15)
 	k := RBF{LengthScale: 1}
 	a := KernelPCA{Kernel: k, Q: 3}
 	b := KernelPCA{Kernel: k, Q: 3, Eigen: &EigenSettings{Method: EigenDense}}
@@ -212,13 +212,13 @@ func TestKernelPCAOperatorPath(t *testing.T) {
 	var Xa, Xb mat.Dense
 	a.LatentTo(&Xa)
 	b.LatentTo(&Xb)
-	if d := alignedMaxDiff(&Xa, &Xb); d > 1e-7 {
+	if d := kpAlignedMaxDiff(&Xa, &Xb); d > 1e-7 {
 		t.Errorf("operator and dense paths differ by %v", d)
 	}
 }
 
 func TestKernelPCAFitGram(t *testing.T) {
-	Y := randDense(30, 2, 16)
+	Y := kpRandDense(30, 2, 16)
 	k := RBF{LengthScale: 1}
 	var K mat.SymDense
 	GramTo(&K, k, Y)
@@ -240,34 +240,34 @@ func TestKernelPCAFitGram(t *testing.T) {
 	if !mat.EqualApprox(&Xb, &Pb, 1e-10) {
 		t.Error("ProjectKernelTo(K) differs from latent")
 	}
-	mustPanic(t, "ProjectTo after FitGram", func() { b.ProjectTo(&Pb, Y) })
+	kpMustPanic(t, "ProjectTo after FitGram", func() { b.ProjectTo(&Pb, Y) })
 	if K.At(0, 1) != k.Eval(Y.RawRowView(0), Y.RawRowView(1)) {
 		t.Error("FitGram modified K")
 	}
 }
 
 func TestKernelPCABadInput(t *testing.T) {
-	Y := randDense(10, 3, 17)
+	Y := kpRandDense(10, 3, 17)
 	Y.Set(4, 2, math.NaN())
 	kp := KernelPCA{Kernel: RBF{LengthScale: 1}}
 	if err := kp.Fit(Y); !errors.Is(err, ErrNaN) {
 		t.Errorf("NaN in Y: err = %v, want ErrNaN", err)
 	}
-	if err := kp.Fit(randDense(1, 3, 1)); !errors.Is(err, ErrTooFewPoints) {
+	if err := kp.Fit(kpRandDense(1, 3, 1)); !errors.Is(err, ErrTooFewPoints) {
 		t.Errorf("one point: err = %v, want ErrTooFewPoints", err)
 	}
-	big := randDense(5, 2, 1)
+	big := kpRandDense(5, 2, 1)
 	big.Set(0, 0, 1e200)
 	kp2 := KernelPCA{Kernel: Polynomial{Degree: 3}}
 	if err := kp2.Fit(big); !errors.Is(err, ErrNaN) {
 		t.Errorf("overflowing kernel: err = %v, want ErrNaN", err)
 	}
-	good := randDense(10, 3, 18)
-	mustPanic(t, "nil kernel", func() { (&KernelPCA{}).Fit(good) })
-	mustPanic(t, "Q > n", func() { (&KernelPCA{Kernel: Linear{}, Q: 11}).Fit(good) })
-	mustPanic(t, "Q < 0", func() { (&KernelPCA{Kernel: Linear{}, Q: -1}).Fit(good) })
-	mustPanic(t, "non-positive width", func() { (&KernelPCA{Kernel: RBF{}}).Fit(good) })
-	mustPanic(t, "unfitted", func() {
+	good := kpRandDense(10, 3, 18)
+	kpMustPanic(t, "nil kernel", func() { (&KernelPCA{}).Fit(good) })
+	kpMustPanic(t, "Q > n", func() { (&KernelPCA{Kernel: Linear{}, Q: 11}).Fit(good) })
+	kpMustPanic(t, "Q < 0", func() { (&KernelPCA{Kernel: Linear{}, Q: -1}).Fit(good) })
+	kpMustPanic(t, "non-positive width", func() { (&KernelPCA{Kernel: RBF{}}).Fit(good) })
+	kpMustPanic(t, "unfitted", func() {
 		var X mat.Dense
 		(&KernelPCA{Kernel: Linear{}}).LatentTo(&X)
 	})
@@ -275,12 +275,12 @@ func TestKernelPCABadInput(t *testing.T) {
 	if err := kp3.Fit(good); err != nil {
 		t.Fatal(err)
 	}
-	mustPanic(t, "ProjectTo column mismatch", func() {
+	kpMustPanic(t, "ProjectTo column mismatch", func() {
 		var P mat.Dense
-		kp3.ProjectTo(&P, randDense(2, 4, 1))
+		kp3.ProjectTo(&P, kpRandDense(2, 4, 1))
 	})
-	mustPanic(t, "LatentTo wrong dst", func() { kp3.LatentTo(mat.NewDense(3, 3, nil)) })
-	mustPanic(t, "ProjectKernelTo wrong width", func() {
+	kpMustPanic(t, "LatentTo wrong dst", func() { kp3.LatentTo(mat.NewDense(3, 3, nil)) })
+	kpMustPanic(t, "ProjectKernelTo wrong width", func() {
 		var P mat.Dense
 		kp3.ProjectKernelTo(&P, mat.NewDense(2, 9, nil))
 	})

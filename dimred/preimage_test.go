@@ -30,7 +30,7 @@ func TestPreImageCircle(t *testing.T) {
 	}
 	var R mat.Dense
 	pi.MapTo(&R, &X)
-	if d := maxAbsDiff(&R, Y); d > 0.05 {
+	if d := kpMaxAbsDiff(&R, Y); d > 0.05 {
 		t.Errorf("pre-images of the training latents are %v from the data", d)
 	}
 	// Midpoints between neighbouring latent points map near the circle.
@@ -50,11 +50,11 @@ func TestPreImageCircle(t *testing.T) {
 }
 
 func TestPreImageBadInput(t *testing.T) {
-	X := randDense(10, 2, 1)
-	Y := randDense(10, 3, 2)
-	mustPanic(t, "row mismatch", func() { (&PreImage{}).Fit(X, randDense(9, 3, 1)) })
-	mustPanic(t, "negative λ", func() { (&PreImage{Lambda: -1}).Fit(X, Y) })
-	mustPanic(t, "unfitted", func() {
+	X := kpRandDense(10, 2, 1)
+	Y := kpRandDense(10, 3, 2)
+	kpMustPanic(t, "row mismatch", func() { (&PreImage{}).Fit(X, kpRandDense(9, 3, 1)) })
+	kpMustPanic(t, "negative λ", func() { (&PreImage{Lambda: -1}).Fit(X, Y) })
+	kpMustPanic(t, "unfitted", func() {
 		var R mat.Dense
 		(&PreImage{}).MapTo(&R, X)
 	})
@@ -62,15 +62,15 @@ func TestPreImageBadInput(t *testing.T) {
 	if err := (&PreImage{}).Fit(X, Y); !errors.Is(err, ErrNaN) {
 		t.Errorf("Inf in Y: err = %v, want ErrNaN", err)
 	}
-	if err := (&PreImage{}).Fit(randDense(1, 2, 1), randDense(1, 3, 1)); !errors.Is(err, ErrTooFewPoints) {
+	if err := (&PreImage{}).Fit(kpRandDense(1, 2, 1), kpRandDense(1, 3, 1)); !errors.Is(err, ErrTooFewPoints) {
 		t.Errorf("one point: err = %v, want ErrTooFewPoints", err)
 	}
 	var pi PreImage
-	if err := pi.Fit(X, randDense(10, 3, 3)); err != nil {
+	if err := pi.Fit(X, kpRandDense(10, 3, 3)); err != nil {
 		t.Fatal(err)
 	}
-	mustPanic(t, "MapTo column mismatch", func() {
+	kpMustPanic(t, "MapTo column mismatch", func() {
 		var R mat.Dense
-		pi.MapTo(&R, randDense(2, 3, 1))
+		pi.MapTo(&R, kpRandDense(2, 3, 1))
 	})
 }

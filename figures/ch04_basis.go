@@ -46,22 +46,14 @@ func ch4Features(ys []float64) *mat.Dense {
 	return &f
 }
 
-func linspace(a, b float64, n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = a + (b-a)*float64(i)/float64(n-1)
-	}
-	return out
-}
-
 var ch4BasisColours = []color.Color{
 	color.RGBA{R: 220, G: 30, B: 30, A: 255},
 	color.RGBA{R: 20, G: 150, B: 40, A: 255},
 	color.RGBA{R: 30, G: 60, B: 220, A: 255},
 }
 
-// basisPlot draws the three basis functions over [lo, hi].
-func basisPlot(lo, hi float64) (*plot.Plot, *mat.Dense, []float64) {
+// ch4BasisPlot draws the three basis functions over [lo, hi].
+func ch4BasisPlot(lo, hi float64) (*plot.Plot, *mat.Dense, []float64) {
 	ys := linspace(lo, hi, 241)
 	f := ch4Features(ys)
 	p := plot.New()
@@ -89,7 +81,7 @@ func basisPlot(lo, hi float64) (*plot.Plot, *mat.Dense, []float64) {
 // quadratic basis functions φ_k(y) = exp(−(y − μ_k)²/ℓ²) with centres
 // −1, 0, 1 and ℓ = 1 (the book's form, L2023/L2055, without a factor 2).
 func Fig4_1BasisFunctions() (*Figure, error) {
-	p, _, _ := basisPlot(-3, 3)
+	p, _, _ := ch4BasisPlot(-3, 3)
 	at := ch4Features([]float64{0, 1})
 	return &Figure{
 		ID:      "4.1",
@@ -104,10 +96,10 @@ func Fig4_1BasisFunctions() (*Figure, error) {
 	}, nil
 }
 
-// randomFunctionPanel draws f(y) = Σ w_k φ_k(y) (or the GP sample given as
+// ch4RandomFunctionPanel draws f(y) = Σ w_k φ_k(y) (or the GP sample given as
 // f on ys) with the basis faintly behind it, marks f at y_i and y_j and draws
 // the gap f_j − f_i as a thick vertical segment.
-func randomFunctionPanel(ys, f []float64, basis *mat.Dense, yi, yj, fi, fj float64, title string) *plot.Plot {
+func ch4RandomFunctionPanel(ys, f []float64, basis *mat.Dense, yi, yj, fi, fj float64, title string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	if basis != nil {
@@ -148,11 +140,11 @@ func randomFunctionPanel(ys, f []float64, basis *mat.Dense, yi, yj, fi, fj float
 	return p
 }
 
-// basisDistanceFigure draws four random functions from the three-function
+// ch4BasisDistanceFigure draws four random functions from the three-function
 // basis with w ~ N(0, I₃) and the gap between f(y_i) and f(y_j). It returns
 // the panels, the expected squared gap ‖φ_i − φ_j‖² and a Monte Carlo
 // estimate of it from draws samples.
-func basisDistanceFigure(lo, hi, yi, yj float64, seed uint64) ([]*plot.Plot, float64, float64) {
+func ch4BasisDistanceFigure(lo, hi, yi, yj float64, seed uint64) ([]*plot.Plot, float64, float64) {
 	ys := linspace(lo, hi, 241)
 	phi := ch4Features(ys)
 	pij := ch4Features([]float64{yi, yj})
@@ -173,7 +165,7 @@ func basisDistanceFigure(lo, hi, yi, yj float64, seed uint64) ([]*plot.Plot, flo
 		fi := mat.Dot(pij.RowView(0), w)
 		fj := mat.Dot(pij.RowView(1), w)
 		title := fmt.Sprintf("(f_i − f_j)² = %.3g", (fi-fj)*(fi-fj))
-		panels = append(panels, randomFunctionPanel(ys, f.RawVector().Data, phi, yi, yj, fi, fj, title))
+		panels = append(panels, ch4RandomFunctionPanel(ys, f.RawVector().Data, phi, yi, yj, fi, fj, title))
 	}
 	// Monte Carlo ⟨(f_i − f_j)²⟩.
 	const draws = 100000
@@ -193,7 +185,7 @@ func basisDistanceFigure(lo, hi, yi, yj float64, seed uint64) ([]*plot.Plot, flo
 // between f at y_i = −0.5 and y_j = 0.5 (the inputs are our choice). The
 // expected squared distance is the feature-space one, ‖φ_i − φ_j‖² (book §4.1).
 func Fig4_2BasisFunctionDistance() (*Figure, error) {
-	panels, expected, mc := basisDistanceFigure(-3, 3, -0.5, 0.5, 42)
+	panels, expected, mc := ch4BasisDistanceFigure(-3, 3, -0.5, 0.5, 42)
 	return &Figure{
 		ID:      "4.2",
 		Caption: "Distance between two points in the function f(y). The mapping function is constructed from three exponentiated quadratic basis functions located at -1, 0, and 1. The width of the basis functions is given by ℓ=1. A 3 dimensional vector, w, is sampled from a Gaussian with zero mean and unit covariance. This vector is used to weight the different basis functions producing the random function shown. Random functions and associated distances are shown for four different samples of w.",
@@ -211,7 +203,7 @@ func Fig4_2BasisFunctionDistance() (*Figure, error) {
 // Fig4_3BasisFunctionsWide draws book Figure 4.3: the basis of Fig 4.1 over
 // a wider range, decaying to zero away from the centres.
 func Fig4_3BasisFunctionsWide() (*Figure, error) {
-	p, f, ys := basisPlot(-8, 8)
+	p, f, ys := ch4BasisPlot(-8, 8)
 	far := 0.0
 	for i, y := range ys {
 		if math.Abs(y) >= 4 {
@@ -235,7 +227,7 @@ func Fig4_3BasisFunctionsWide() (*Figure, error) {
 // the feature-space distance, and so the gap on every random function, is
 // tiny although the inputs are 8 apart (book §4.1.1).
 func Fig4_4BasisDistanceFar() (*Figure, error) {
-	panels, expected, mc := basisDistanceFigure(-6, 6, -4, 4, 44)
+	panels, expected, mc := ch4BasisDistanceFigure(-6, 6, -4, 4, 44)
 	return &Figure{
 		ID:      "4.4",
 		Caption: "Distance between two points in the function f(y). Now the locations are far apart in y. However, since they are both in regions where the response from the basis set is small, the distance between the points after mapping through the function, f(y), is small.",
@@ -287,7 +279,7 @@ func Fig4_5InfiniteBasisDistance() (*Figure, error) {
 		f.MulVec(&L, z)
 		fi, fj := f.AtVec(ii), f.AtVec(jj)
 		title := fmt.Sprintf("(f_i − f_j)² = %.3g", (fi-fj)*(fi-fj))
-		panels = append(panels, randomFunctionPanel(ys, f.RawVector().Data, nil, yi, yj, fi, fj, title))
+		panels = append(panels, ch4RandomFunctionPanel(ys, f.RawVector().Data, nil, yi, yj, fi, fj, title))
 	}
 	kij := k.Eval([]float64{yi}, []float64{yj})
 	expected := 2 - 2*kij
