@@ -27,6 +27,7 @@ func TestCh4SixesFigures(t *testing.T) {
 		{"4.7", Fig4_7SixesKernelPCA},
 		{"X4.1", FigX4_1SaltTaffy},
 		{"X4.2", FigX4_2ComponentsFor90},
+		{"X4.3", FigX4_3PreImages},
 	} {
 		f, err := c.make()
 		if err != nil {
@@ -50,6 +51,15 @@ func TestCh4SixesFigures(t *testing.T) {
 	}
 	if k, l := ch4ComponentsFor(d.Vals, 0.9), ch4ComponentsFor(d.LVals, 0.9); k != 309 || l != 55 {
 		t.Errorf("components for 90%%: kernel %d, linear %d; catalog 309, 55", k, l)
+	}
+	// Pre-images interpolate: the held-out error beats the difference
+	// between images 1° apart.
+	f, err := FigX4_3PreImages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held, nb := f.Numbers[1].Ours, f.Numbers[2].Ours; held >= nb {
+		t.Errorf("held-out pre-image rms %v ≥ neighbour difference %v", held, nb)
 	}
 }
 
