@@ -83,8 +83,8 @@ func (p kdPoint) Distance(c kdtree.Comparable) float64 {
 
 type kdPoints []kdPoint
 
-func (p kdPoints) Index(i int) kdtree.Comparable        { return p[i] }
-func (p kdPoints) Len() int                             { return len(p) }
+func (p kdPoints) Index(i int) kdtree.Comparable         { return p[i] }
+func (p kdPoints) Len() int                              { return len(p) }
 func (p kdPoints) Slice(start, end int) kdtree.Interface { return p[start:end] }
 func (p kdPoints) Pivot(d kdtree.Dim) int {
 	pl := kdPlane{p, d}
