@@ -96,13 +96,6 @@ func TruncatedSVD(a mat.Matrix, k int, s *SVDSettings) (sv []float64, u, v *mat.
 	return sv, u, v, err
 }
 
-func asDense(a mat.Matrix) *mat.Dense {
-	if d, ok := a.(*mat.Dense); ok {
-		return d
-	}
-	return mat.DenseCopyOf(a)
-}
-
 func svdDense(a mat.Matrix, k int) ([]float64, *mat.Dense, *mat.Dense, error) {
 	m, n := a.Dims()
 	var svd mat.SVD
