@@ -1,0 +1,399 @@
+package dimred
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// PCAMethod selects how PCA finds the leading eigenvectors of the sample
+// covariance S = n⁻¹ ŶᵀŶ.
+type PCAMethod int
+
+const (
+	// PCAAuto picks PCARandomized when q ≤ min(n, p)/10 and min(n, p) ≥ 200,
+	// PCACovariance when p ≤ n, and PCAGram otherwise.
+	PCAAuto PCAMethod = iota
+	// PCACovariance eigendecomposes the p×p covariance S (book §2.6.1):
+	// cost O(np² + p³), best when p is small.
+	PCACovariance
+	// PCAGram eigendecomposes the n×n inner-product matrix K = ŶŶᵀ, the
+	// dual eigenproblem of book §2.12.3: if K v = nλ v with ‖v‖ = 1 then
+	// u = Ŷᵀv/√(nλ) is a unit eigenvector of S with eigenvalue λ. Cost
+	// O(n²p + n³), best when p ≫ n (Spellman: 77×6178).
+	PCAGram
+	// PCARandomized is the randomized range finder with subspace (power)
+	// iteration of Halko, Martinsson & Tropp (2011, Alg. 4.4) applied to
+	// Ŷ without forming it (the centring is applied implicitly), stopped
+	// when the leading q-dimensional subspace stops moving. Cost
+	// O(np(q+10)) per iteration, best when q ≪ min(n, p).
+	PCARandomized
+)
+
+// PCA is principal component analysis (Hotelling 1933; book §2.1): the
+// orthonormal directions U_q (p×q) of largest variance of the data, the
+// eigenvectors of the sample covariance S = n⁻¹ ŶᵀŶ (note 1/n, the book's
+// maximum-likelihood normalisation, not 1/(n−1)) with eigenvalues
+// λ₁ ≥ … ≥ λ_q. The latent positions are the principal-component scores
+// X = Ŷ U_q (n×q).
+//
+// Each column of U_q has its entry of largest magnitude positive.
+type PCA struct {
+	Q      int       // q, number of components, 1 ≤ q ≤ min(n, p)
+	Method PCAMethod // solver; zero value PCAAuto
+	// Tol is the randomized solver's stopping tolerance on the sine of the
+	// largest principal angle between successive estimates of the
+	// q-dimensional subspace; 0 means 1e-9.
+	Tol float64
+	// MaxIter bounds the randomized solver's power iterations; 0 means 30.
+	MaxIter int
+	Src     rand.Source // randomized solver's test matrix; nil means rand.NewPCG(1, 2)
+
+	n, p     int
+	mu       []float64
+	u        *mat.Dense // p×q
+	vals     []float64  // λ₁..λ_q
+	totalVar float64    // tr S
+	scores   *mat.Dense // n×q
+	iters    int
+}
+
+// Fit computes the principal components of the n×p data Y (rows are
+// observations). It returns an error wrapping ErrNaN for a non-finite entry
+// and ErrTooFewPoints when n < 2. It panics unless 1 ≤ Q ≤ min(n, p).
+func (m *PCA) Fit(Y mat.Matrix) error {
+	n, p := Y.Dims()
+	if m.Q < 1 || m.Q > min(n, p) {
+		panic(fmt.Sprintf("dimred: PCA Q = %d outside [1, min(n, p) = %d]", m.Q, min(n, p)))
+	}
+	if n < 2 {
+		return fmt.Errorf("%w: PCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
+	}
+	if err := checkFinite(Y, "Y"); err != nil {
+		return err
+	}
+	q := m.Q
+	method := m.Method
+	if method == PCAAuto {
+		switch {
+		case min(n, p) >= 200 && 10*q <= min(n, p):
+			method = PCARandomized
+		case p <= n:
+			method = PCACovariance
+		default:
+			method = PCAGram
+		}
+	}
+	yd := asDense(Y)
+	mu := ColumnMeans(yd)
+	tr := centredSumSq(yd, mu) / float64(n) // tr S = n⁻¹ Σᵢ ‖ŷᵢ‖²
+	var (
+		vals []float64
+		u    *mat.Dense
+		err  error
+	)
+	m.iters = 0
+	switch method {
+	case PCACovariance:
+		vals, u, err = pcaCovariance(yd, mu, q)
+	case PCAGram:
+		vals, u, err = pcaGram(yd, mu, q)
+	case PCARandomized:
+		tol := m.Tol
+		if tol == 0 {
+			tol = 1e-9
+		}
+		maxIter := m.MaxIter
+		if maxIter == 0 {
+			maxIter = 30
+		}
+		src := m.Src
+		if src == nil {
+			src = rand.NewPCG(1, 2)
+		}
+		vals, u, m.iters, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(src))
+	default:
+		panic(fmt.Sprintf("dimred: unknown PCAMethod %d", method))
+	}
+	if err != nil {
+		return err
+	}
+	fixSigns(u)
+	m.n, m.p, m.mu, m.u, m.vals, m.totalVar = n, p, mu, u, vals, tr
+	m.scores = mat.NewDense(n, q, nil)
+	centredMul(m.scores, yd, mu, u)
+	return nil
+}
+
+// asDense returns Y as a *mat.Dense, copying only when it is not one.
+func asDense(Y mat.Matrix) *mat.Dense {
+	if d, ok := Y.(*mat.Dense); ok {
+		return d
+	}
+	return mat.DenseCopyOf(Y)
+}
+
+// centredMul sets dst = (Y − 1μᵀ) B without forming the centred matrix.
+func centredMul(dst *mat.Dense, Y *mat.Dense, mu []float64, B mat.Matrix) {
+	dst.Mul(Y, B)
+	_, k := B.Dims()
+	mb := make([]float64, k) // μᵀB
+	for j := 0; j < k; j++ {
+		var s float64
+		for i, v := range mu {
+			s += v * B.At(i, j)
+		}
+		mb[j] = s
+	}
+	r, _ := dst.Dims()
+	for i := 0; i < r; i++ {
+		row := dst.RawRowView(i)
+		for j := range row {
+			row[j] -= mb[j]
+		}
+	}
+}
+
+// centredTMul sets dst = (Y − 1μᵀ)ᵀ B = YᵀB − μ(1ᵀB).
+func centredTMul(dst *mat.Dense, Y *mat.Dense, mu []float64, B *mat.Dense) {
+	dst.Mul(Y.T(), B)
+	r, k := B.Dims()
+	cs := make([]float64, k) // 1ᵀB
+	for i := 0; i < r; i++ {
+		for j, v := range B.RawRowView(i) {
+			cs[j] += v
+		}
+	}
+	for i, m := range mu {
+		row := dst.RawRowView(i)
+		for j := range row {
+			row[j] -= m * cs[j]
+		}
+	}
+}
+
+// centred returns Ŷ = Y − 1μᵀ as a new matrix.
+func centred(Y *mat.Dense, mu []float64) *mat.Dense {
+	n, p := Y.Dims()
+	c := mat.NewDense(n, p, nil)
+	for i := 0; i < n; i++ {
+		src, dst := Y.RawRowView(i), c.RawRowView(i)
+		for j, v := range src {
+			dst[j] = v - mu[j]
+		}
+	}
+	return c
+}
+
+// sampleCov returns S = n⁻¹ ŶᵀŶ (p×p).
+func sampleCov(Y *mat.Dense, mu []float64) *mat.SymDense {
+	n, _ := Y.Dims()
+	c := centred(Y, mu)
+	var s mat.SymDense
+	s.SymOuterK(1/float64(n), c.T())
+	return &s
+}
+
+func pcaCovariance(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
+	vals, u, err := EigenSym(sampleCov(Y, mu), q, Largest, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("PCA covariance eigenproblem: %w", err)
+	}
+	return vals, u, nil
+}
+
+// pcaGram solves the dual eigenproblem K v = nλ v, K = ŶŶᵀ.
+func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
+	n, p := Y.Dims()
+	c := centred(Y, mu)
+	var k mat.SymDense
+	k.SymOuterK(1, c)
+	ev, v, err := EigenSym(&k, q, Largest, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("PCA inner-product eigenproblem: %w", err)
+	}
+	u := mat.NewDense(p, q, nil)
+	u.Mul(c.T(), v)
+	vals := make([]float64, q)
+	for j := 0; j < q; j++ {
+		vals[j] = math.Max(ev[j], 0) / float64(n)
+		col := u.ColView(j)
+		nrm := mat.Norm(col, 2)
+		if nrm <= 1e-12*math.Sqrt(math.Max(ev[0], 1e-300)) || nrm == 0 {
+			return nil, nil, fmt.Errorf("%w: PCA component %d has zero variance (the centred data have rank %d < q = %d)", ErrSingular, j+1, j, q)
+		}
+		// u = Ŷᵀv/√(nλ); normalising by the computed norm is the same up to
+		// rounding and keeps U orthonormal.
+		for i := 0; i < p; i++ {
+			u.Set(i, j, u.At(i, j)/nrm)
+		}
+	}
+	return vals, u, nil
+}
+
+// pcaRandomized is the randomized subspace iteration of Halko, Martinsson &
+// Tropp (2011, Alg. 4.4) on Ŷ with implicit centring. It returns the top-q
+// eigenpairs of S and the number of power iterations used.
+func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, rnd *rand.Rand) ([]float64, *mat.Dense, int, error) {
+	n, p := Y.Dims()
+	k := min(q+10, min(n, p))
+	omega := mat.NewDense(p, k, nil)
+	for i := range omega.RawMatrix().Data {
+		omega.RawMatrix().Data[i] = rnd.NormFloat64()
+	}
+	qn := mat.NewDense(n, k, nil) // orthonormal basis of range(Ŷ Ω)
+	qp := mat.NewDense(p, k, nil) // orthonormal basis of range(Ŷᵀ Q)
+	centredMul(qn, Y, mu, omega)
+	orthonormalise(qn)
+	var prev *mat.Dense
+	var vals []float64
+	var u *mat.Dense
+	it := 0
+	for ; ; it++ {
+		centredTMul(qp, Y, mu, qn) // p×k = Ŷᵀ Q
+		// Rayleigh–Ritz: Ŷᵀ Q = V Σ Zᵀ gives the leading right singular
+		// vectors of Ŷ restricted to range(Q).
+		var svd mat.SVD
+		if !svd.Factorize(qp, mat.SVDThin) {
+			return nil, nil, it, fmt.Errorf("%w: randomized PCA: small SVD failed", ErrNotConverged)
+		}
+		var vv mat.Dense
+		svd.UTo(&vv)
+		sv := svd.Values(nil)
+		u = mat.DenseCopyOf(vv.Slice(0, p, 0, q))
+		vals = make([]float64, q)
+		for j := range vals {
+			vals[j] = sv[j] * sv[j] / float64(n)
+		}
+		if prev != nil && subspaceSin(prev, u) < tol || it >= maxIter {
+			break
+		}
+		prev = u
+		orthonormalise(qp)
+		centredMul(qn, Y, mu, qp)
+		orthonormalise(qn)
+	}
+	return vals, u, it, nil
+}
+
+// subspaceSin returns the sine of the largest principal angle between the
+// column spaces of the orthonormal p×q matrices a and b: ‖(I − aaᵀ) b‖₂.
+func subspaceSin(a, b *mat.Dense) float64 {
+	var atb, r mat.Dense
+	atb.Mul(a.T(), b)
+	r.Mul(a, &atb)
+	r.Sub(b, &r)
+	var svd mat.SVD
+	if !svd.Factorize(&r, mat.SVDNone) {
+		return math.Inf(1)
+	}
+	return svd.Values(nil)[0]
+}
+
+// SubspaceAngle returns the largest principal angle, in radians, between
+// the column spaces of the p×q matrices A and B (any full-rank bases). It
+// is the rotation-invariant way to compare loadings: W and W R span the
+// same subspace for every orthogonal R. It panics unless A and B are both
+// p×q with q ≤ p.
+func SubspaceAngle(A, B mat.Matrix) float64 {
+	pa, qa := A.Dims()
+	pb, qb := B.Dims()
+	if pa != pb || qa != qb || qa > pa {
+		panic(mat.ErrShape)
+	}
+	a, b := mat.DenseCopyOf(A), mat.DenseCopyOf(B)
+	orthonormalise(a)
+	orthonormalise(b)
+	s := subspaceSin(a, b)
+	return math.Asin(math.Min(s, 1))
+}
+
+// orthonormalise replaces the columns of a (m×k, m ≥ k) by an orthonormal
+// basis of their span (Householder QR).
+func orthonormalise(a *mat.Dense) {
+	raw := a.RawMatrix()
+	_, k := a.Dims()
+	tau := make([]float64, k)
+	work := []float64{0}
+	lapack64.Geqrf(raw, tau, work, -1)
+	work = make([]float64, int(work[0]))
+	lapack64.Geqrf(raw, tau, work, len(work))
+	w2 := []float64{0}
+	lapack64.Orgqr(raw, tau, w2, -1)
+	if int(w2[0]) > len(work) {
+		work = make([]float64, int(w2[0]))
+	}
+	lapack64.Orgqr(raw, tau, work, len(work))
+}
+
+// LatentTo stores the principal-component scores X = Ŷ U_q (n×q) in dst.
+// It panics if the model is unfitted or dst has the wrong shape.
+func (m *PCA) LatentTo(dst *mat.Dense) {
+	m.mustFit()
+	reuseAs(dst, m.n, len(m.vals))
+	dst.Copy(m.scores)
+}
+
+// LoadingsTo stores the p×q orthonormal principal directions U_q in dst.
+func (m *PCA) LoadingsTo(dst *mat.Dense) {
+	m.mustFit()
+	reuseAs(dst, m.p, len(m.vals))
+	dst.Copy(m.u)
+}
+
+// EigenvaluesTo stores the q leading eigenvalues λ₁ ≥ … ≥ λ_q of
+// S = n⁻¹ŶᵀŶ (the variances of the scores) in dst, allocating it when nil,
+// and returns it.
+func (m *PCA) EigenvaluesTo(dst []float64) []float64 {
+	m.mustFit()
+	if dst == nil {
+		dst = make([]float64, len(m.vals))
+	}
+	if len(dst) != len(m.vals) {
+		panic(mat.ErrShape)
+	}
+	copy(dst, m.vals)
+	return dst
+}
+
+// TotalVariance returns tr S = Σᵢ λᵢ over all p eigenvalues.
+func (m *PCA) TotalVariance() float64 { m.mustFit(); return m.totalVar }
+
+// VarianceExplained returns the fraction of the total variance carried by
+// the q components, Σ_{i≤q} λᵢ / tr S.
+func (m *PCA) VarianceExplained() float64 {
+	m.mustFit()
+	var s float64
+	for _, v := range m.vals {
+		s += v
+	}
+	return s / m.totalVar
+}
+
+// Mean returns a copy of the column means μ.
+func (m *PCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+
+// Iterations returns the number of power iterations the randomized solver
+// used (0 for the other solvers).
+func (m *PCA) Iterations() int { return m.iters }
+
+// ProjectTo stores the scores (Ynew − 1μᵀ) U_q of new points (rows of
+// Ynew, m×p) in dst (m×q). It panics on a shape mismatch.
+func (m *PCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
+	m.mustFit()
+	r, c := Ynew.Dims()
+	if c != m.p {
+		panic(mat.ErrShape)
+	}
+	reuseAs(dst, r, len(m.vals))
+	centredMul(dst, asDense(Ynew), m.mu, m.u)
+}
+
+func (m *PCA) mustFit() {
+	if m.u == nil {
+		panic("dimred: PCA used before Fit")
+	}
+}

@@ -1,0 +1,426 @@
+package dimred
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// PPCAAlgorithm selects how PPCA maximises the likelihood.
+type PPCAAlgorithm int
+
+const (
+	// PPCAEigen is the closed-form maximum-likelihood solution of Tipping &
+	// Bishop (1999b), book §2.6.1–2.7: W = U_q(Λ_q − σ²I)^½ with
+	// σ² = (p−q)⁻¹ Σ_{i>q} λᵢ, the mean of the discarded eigenvalues of S.
+	PPCAEigen PPCAAlgorithm = iota
+	// PPCAEM is the EM algorithm of book §2.11.1 with the draft's two
+	// errors corrected (L.1398 lacks the inverse of M, L.1399 the σ² in
+	// ⟨XᵀX⟩ = nσ²M⁻¹ + ⟨X⟩ᵀ⟨X⟩); Roweis (1998), Tipping & Bishop (1999b).
+	PPCAEM
+)
+
+// PPCA is probabilistic principal component analysis (book §2.2–2.11):
+//
+//	y_{i,:} = W x_{i,:} + μ + ε_{i,:},  x_{i,:} ~ N(0, I_q),  ε_{i,:} ~ N(0, σ²I_p),
+//
+// so that marginally y_{i,:} ~ N(μ, C) with C = W Wᵀ + σ² I (p×p), W p×q.
+// Fit maximises the log-likelihood (book eq 2.1)
+//
+//	log p(Y|W, μ, σ²) = −(n/2)[p log 2π + log|C| + tr(C⁻¹S)],  S = n⁻¹ŶᵀŶ,
+//
+// by the eigen solution or by EM; FitMissing does EM with missing values
+// marginalised. The latent positions are the posterior means (book eq 2.5)
+//
+//	⟨X⟩ = Ŷ W M⁻¹,  M = WᵀW + σ²I (q×q),  posterior covariance σ²M⁻¹.
+//
+// The eigen solution fixes the rotation R = I, so W's columns are the
+// principal directions scaled by √(λᵢ − σ²); EM's W is W_ML R for some
+// orthogonal R (compare W Wᵀ or use SubspaceAngle).
+type PPCA struct {
+	Q         int           // q, latent dimension, 1 ≤ q < p and q < n
+	Algorithm PPCAAlgorithm // zero value PPCAEigen
+	PCAMethod PCAMethod     // eigen solver of the PPCAEigen path (see PCA)
+
+	// EM (Algorithm PPCAEM and FitMissing).
+	MaxIter int // iteration limit; 0 means 10000
+	// Tol: stop when the log-likelihood gains less than Tol·|log p|; 0
+	// means 1e-12; a negative Tol disables the test, so EM runs MaxIter
+	// iterations (or until Monitor stops it) and does not report
+	// ErrNotConverged.
+	Tol float64
+	// Monitor, if set, is called before each EM update with the iteration
+	// number (from 0) and the log-likelihood of the current parameters;
+	// returning true stops EM. EM never decreases it.
+	Monitor func(iter int, logLik float64) bool
+	Src     rand.Source // random initial W for PPCAEM; nil means rand.NewPCG(1, 2)
+
+	n, p, iters int
+	mu          []float64
+	w           *mat.Dense // p×q
+	sigma2, ll  float64
+	x           *mat.Dense      // n×q posterior means
+	sx          *mat.SymDense   // q×q posterior covariance (complete data)
+	sxi         []*mat.SymDense // per-point posterior covariances (FitMissing)
+}
+
+// Fit fits PPCA to the n×p data Y by Algorithm. It returns an error
+// wrapping ErrNaN for a NaN or Inf entry (use FitMissing for missing values),
+// ErrTooFewPoints when n ≤ q, and, for EM, ErrNotConverged when MaxIter is
+// reached first (the model is still usable). It panics unless 1 ≤ Q < p.
+func (m *PPCA) Fit(Y mat.Matrix) error {
+	n, p := Y.Dims()
+	q := m.Q
+	if q < 1 || q >= p {
+		panic(fmt.Sprintf("dimred: PPCA Q = %d outside [1, p−1 = %d]", q, p-1))
+	}
+	if n <= q {
+		return fmt.Errorf("%w: PPCA with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
+	}
+	if err := checkFinite(Y, "Y"); err != nil {
+		return err
+	}
+	yd := asDense(Y)
+	m.sxi = nil
+	switch m.Algorithm {
+	case PPCAEigen:
+		return m.fitEigen(yd)
+	case PPCAEM:
+		return m.fitEM(yd)
+	}
+	panic(fmt.Sprintf("dimred: unknown PPCAAlgorithm %d", m.Algorithm))
+}
+
+func (m *PPCA) fitEigen(Y *mat.Dense) error {
+	n, p := Y.Dims()
+	q := m.Q
+	pca := PCA{Q: q, Method: m.PCAMethod}
+	if err := pca.Fit(Y); err != nil {
+		return err
+	}
+	vals := pca.vals
+	var kept float64
+	for _, v := range vals {
+		kept += v
+	}
+	// σ² = mean of the p−q discarded eigenvalues = (tr S − Σ_{i≤q} λᵢ)/(p−q).
+	s2 := (pca.totalVar - kept) / float64(p-q)
+	if s2 <= 0 {
+		return fmt.Errorf("%w: PPCA noise variance σ² = %g: the data lie in a %d-dimensional subspace", ErrSingular, s2, q)
+	}
+	w := mat.DenseCopyOf(pca.u)
+	for j := 0; j < q; j++ {
+		l := math.Sqrt(math.Max(vals[j]-s2, 0)) // ℓⱼ = √(λⱼ − σ²)
+		for i := 0; i < p; i++ {
+			w.Set(i, j, w.At(i, j)*l)
+		}
+	}
+	m.n, m.p, m.mu, m.w, m.sigma2, m.iters = n, p, pca.mu, w, s2, 0
+	// log p = −(n/2)[p log 2π + Σ_{i≤q} log λᵢ + (p−q) log σ² + p] when all
+	// λᵢ > σ²; the general formula below covers λᵢ = σ² as well.
+	sw := mat.NewDense(p, q, nil)
+	covTimes(sw, Y, pca.mu, nil, w)
+	ll, err := ppcaLogLik(n, p, pca.totalVar, w, s2, sw)
+	if err != nil {
+		return err
+	}
+	m.ll = ll
+	return m.posterior(Y)
+}
+
+// covTimes sets dst = S B (p×k), from S when given, else as Ŷᵀ(ŶB)/n.
+func covTimes(dst *mat.Dense, Y *mat.Dense, mu []float64, S *mat.SymDense, B *mat.Dense) {
+	if S != nil {
+		dst.Mul(S, B)
+		return
+	}
+	n, _ := Y.Dims()
+	_, k := B.Dims()
+	yb := mat.NewDense(n, k, nil)
+	centredMul(yb, Y, mu, B)
+	centredTMul(dst, Y, mu, yb)
+	dst.Scale(1/float64(n), dst)
+}
+
+// ppcaLogLik returns −(n/2)[p log 2π + (p−q) log σ² + log|M| + σ⁻²(tr S −
+// tr(M⁻¹WᵀSW))], the log-likelihood of eq 2.1 written with the matrix
+// inversion and determinant lemmas: C⁻¹ = σ⁻²(I − W M⁻¹ Wᵀ),
+// |C| = σ^{2(p−q)}|M|, M = WᵀW + σ²I. sw holds S W.
+func ppcaLogLik(n, p int, trS float64, w *mat.Dense, s2 float64, sw *mat.Dense) (float64, error) {
+	_, q := w.Dims()
+	minv, logdetM, err := mInverse(w, s2)
+	if err != nil {
+		return 0, err
+	}
+	var g mat.Dense
+	g.Mul(w.T(), sw) // WᵀSW
+	var t mat.Dense
+	t.Mul(minv, &g)
+	quad := (trS - mat.Trace(&t)) / s2
+	return -0.5 * float64(n) * (float64(p)*math.Log(2*math.Pi) + float64(p-q)*math.Log(s2) + logdetM + quad), nil
+}
+
+// mInverse returns M⁻¹ and log|M| for M = WᵀW + σ²I.
+func mInverse(w *mat.Dense, s2 float64) (*mat.SymDense, float64, error) {
+	_, q := w.Dims()
+	mm := mat.NewSymDense(q, nil)
+	mm.SymOuterK(1, w.T())
+	for i := 0; i < q; i++ {
+		mm.SetSym(i, i, mm.At(i, i)+s2)
+	}
+	return symInverse(mm)
+}
+
+// symInverse returns the inverse and log-determinant of a symmetric
+// positive-definite matrix by Cholesky.
+func symInverse(a *mat.SymDense) (*mat.SymDense, float64, error) {
+	var ch mat.Cholesky
+	if !ch.Factorize(a) {
+		return nil, 0, fmt.Errorf("%w: matrix not positive definite", ErrSingular)
+	}
+	var inv mat.SymDense
+	if err := ch.InverseTo(&inv); err != nil {
+		return nil, 0, fmt.Errorf("%w: %v", ErrSingular, err)
+	}
+	return &inv, ch.LogDet(), nil
+}
+
+// posterior stores ⟨X⟩ = Ŷ W M⁻¹ and σ²M⁻¹ for the complete data Y.
+func (m *PPCA) posterior(Y *mat.Dense) error {
+	minv, _, err := mInverse(m.w, m.sigma2)
+	if err != nil {
+		return err
+	}
+	n, _ := Y.Dims()
+	q := m.Q
+	var wm mat.Dense
+	wm.Mul(m.w, minv)
+	m.x = mat.NewDense(n, q, nil)
+	centredMul(m.x, Y, m.mu, &wm)
+	m.sx = mat.NewSymDense(q, nil)
+	m.sx.ScaleSym(m.sigma2, minv)
+	return nil
+}
+
+func (m *PPCA) emDefaults() (int, float64) {
+	maxIter, tol := m.MaxIter, m.Tol
+	if maxIter == 0 {
+		maxIter = 10000
+	}
+	if tol == 0 {
+		tol = 1e-12
+	}
+	return maxIter, tol
+}
+
+// fitEM runs EM on complete data. With S = n⁻¹ŶᵀŶ (or products with Ŷ
+// when p > n), one iteration is
+//
+//	E: M = WᵀW + σ²I, n⁻¹Ŷᵀ⟨X⟩ = S W M⁻¹, n⁻¹⟨XᵀX⟩ = σ²M⁻¹ + M⁻¹WᵀSWM⁻¹
+//	M: W' = (S W M⁻¹)(n⁻¹⟨XᵀX⟩)⁻¹,
+//	   σ²' = p⁻¹[tr S − 2 tr(W'ᵀ S W M⁻¹) + tr(W'ᵀW' n⁻¹⟨XᵀX⟩)].
+func (m *PPCA) fitEM(Y *mat.Dense) error {
+	n, p := Y.Dims()
+	q := m.Q
+	mu := ColumnMeans(Y)
+	var S *mat.SymDense
+	if p <= n {
+		S = sampleCov(Y, mu)
+	}
+	trS := centredSumSq(Y, mu) / float64(n)
+	src := m.Src
+	if src == nil {
+		src = rand.NewPCG(1, 2)
+	}
+	rnd := rand.New(src)
+	w := mat.NewDense(p, q, nil)
+	scale := math.Sqrt(trS / float64(p))
+	for i := range w.RawMatrix().Data {
+		w.RawMatrix().Data[i] = scale * rnd.NormFloat64()
+	}
+	s2 := trS / float64(p)
+	maxIter, tol := m.emDefaults()
+	sw := mat.NewDense(p, q, nil)
+	prev := math.Inf(-1)
+	var ll float64
+	converged := false
+	it := 0
+	for ; it < maxIter; it++ {
+		covTimes(sw, Y, mu, S, w)
+		var err error
+		ll, err = ppcaLogLik(n, p, trS, w, s2, sw)
+		if err != nil {
+			return err
+		}
+		if m.Monitor != nil && m.Monitor(it, ll) {
+			converged = true
+			break
+		}
+		if tol >= 0 && ll-prev <= tol*math.Abs(ll) {
+			converged = true
+			break
+		}
+		prev = ll
+		w, s2, err = ppcaEMStep(w, s2, sw, trS)
+		if err != nil {
+			return err
+		}
+	}
+	m.n, m.p, m.mu, m.w, m.sigma2, m.iters = n, p, mu, w, s2, it
+	covTimes(sw, Y, mu, S, w)
+	var err error
+	if m.ll, err = ppcaLogLik(n, p, trS, w, s2, sw); err != nil {
+		return err
+	}
+	if err := m.posterior(Y); err != nil {
+		return err
+	}
+	if !converged && tol >= 0 {
+		return fmt.Errorf("%w: PPCA EM after %d iterations (log-likelihood %.10g)", ErrNotConverged, it, m.ll)
+	}
+	return nil
+}
+
+// centredSumSq returns Σᵢⱼ (y_ij − μ_j)² = n tr S.
+func centredSumSq(Y *mat.Dense, mu []float64) float64 {
+	n, _ := Y.Dims()
+	var t float64
+	for i := 0; i < n; i++ {
+		for j, v := range Y.RawRowView(i) {
+			d := v - mu[j]
+			t += d * d
+		}
+	}
+	return t
+}
+
+// ppcaEMStep is one EM update from (W, σ²) given sw = S W.
+func ppcaEMStep(w *mat.Dense, s2 float64, sw *mat.Dense, trS float64) (*mat.Dense, float64, error) {
+	p, q := w.Dims()
+	minv, _, err := mInverse(w, s2)
+	if err != nil {
+		return nil, 0, err
+	}
+	var swm mat.Dense // S W M⁻¹ = n⁻¹ Ŷᵀ⟨X⟩
+	swm.Mul(sw, minv)
+	var wswm mat.Dense // WᵀSWM⁻¹
+	wswm.Mul(w.T(), &swm)
+	var exx mat.Dense // n⁻¹⟨XᵀX⟩ = σ²M⁻¹ + M⁻¹WᵀSWM⁻¹
+	exx.Mul(minv, &wswm)
+	for i := 0; i < q; i++ {
+		for j := 0; j < q; j++ {
+			exx.Set(i, j, s2*minv.At(i, j)+0.5*(exx.At(i, j)+exx.At(j, i)))
+		}
+	}
+	exxS := mat.NewSymDense(q, nil)
+	for i := 0; i < q; i++ {
+		for j := i; j < q; j++ {
+			exxS.SetSym(i, j, exx.At(i, j))
+		}
+	}
+	einv, _, err := symInverse(exxS)
+	if err != nil {
+		return nil, 0, err
+	}
+	wn := mat.NewDense(p, q, nil)
+	wn.Mul(&swm, einv)
+	var a mat.Dense
+	a.Mul(wn.T(), &swm)
+	var wtw mat.Dense
+	wtw.Mul(wn.T(), wn)
+	var b mat.Dense
+	b.Mul(&wtw, exxS)
+	s2n := (trS - 2*mat.Trace(&a) + mat.Trace(&b)) / float64(p)
+	if !(s2n > 0) {
+		return nil, 0, fmt.Errorf("%w: PPCA EM noise variance σ² = %g", ErrSingular, s2n)
+	}
+	return wn, s2n, nil
+}
+
+// LatentTo stores the posterior means ⟨X⟩ (n×q) of the latent points in dst.
+func (m *PPCA) LatentTo(dst *mat.Dense) {
+	m.mustFit()
+	reuseAs(dst, m.n, m.Q)
+	dst.Copy(m.x)
+}
+
+// LoadingsTo stores W (p×q) in dst.
+func (m *PPCA) LoadingsTo(dst *mat.Dense) {
+	m.mustFit()
+	reuseAs(dst, m.p, m.Q)
+	dst.Copy(m.w)
+}
+
+// CovarianceTo stores the model covariance C = W Wᵀ + σ²I (p×p) in dst.
+func (m *PPCA) CovarianceTo(dst *mat.SymDense) {
+	m.mustFit()
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(m.p)
+	} else if dst.SymmetricDim() != m.p {
+		panic(mat.ErrShape)
+	}
+	dst.SymOuterK(1, m.w)
+	for i := 0; i < m.p; i++ {
+		dst.SetSym(i, i, dst.At(i, i)+m.sigma2)
+	}
+}
+
+// PosteriorCovTo stores the q×q posterior covariance of x_{i,:}, σ²M⁻¹
+// (book eq 2.5; the same for every point with complete data, σ²M_i⁻¹ with
+// M_i built from point i's observed features after FitMissing).
+func (m *PPCA) PosteriorCovTo(dst *mat.SymDense, i int) {
+	m.mustFit()
+	if i < 0 || i >= m.n {
+		panic(fmt.Sprintf("dimred: PPCA point %d outside [0, %d)", i, m.n))
+	}
+	if dst.IsEmpty() {
+		dst.ReuseAsSym(m.Q)
+	} else if dst.SymmetricDim() != m.Q {
+		panic(mat.ErrShape)
+	}
+	if m.sxi != nil {
+		dst.CopySym(m.sxi[i])
+		return
+	}
+	dst.CopySym(m.sx)
+}
+
+// NoiseVariance returns σ².
+func (m *PPCA) NoiseVariance() float64 { m.mustFit(); return m.sigma2 }
+
+// LogLikelihood returns log p(Y|W, μ, σ²) of the training data at the fitted
+// parameters (natural log, including the −(np/2) log 2π constant; over the
+// observed entries only after FitMissing).
+func (m *PPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
+
+// Mean returns a copy of μ.
+func (m *PPCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+
+// Iterations returns the number of EM updates made (0 for PPCAEigen).
+func (m *PPCA) Iterations() int { return m.iters }
+
+// ProjectTo stores the posterior means (Ynew − 1μᵀ) W M⁻¹ of new complete
+// observations (rows of Ynew, r×p) in dst (r×q).
+func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
+	m.mustFit()
+	r, c := Ynew.Dims()
+	if c != m.p {
+		panic(mat.ErrShape)
+	}
+	minv, _, err := mInverse(m.w, m.sigma2)
+	if err != nil {
+		panic(err) // M is positive definite for a fitted model
+	}
+	var wm mat.Dense
+	wm.Mul(m.w, minv)
+	reuseAs(dst, r, m.Q)
+	centredMul(dst, asDense(Ynew), m.mu, &wm)
+}
+
+func (m *PPCA) mustFit() {
+	if m.w == nil {
+		panic("dimred: PPCA used before Fit")
+	}
+}

@@ -1,0 +1,350 @@
+package dimred
+
+import (
+	"bufio"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// loadOilTrain reads the oil training set (1000×12) and its labels from
+// $DIMRED_DATA/oil, skipping (or failing under DIMRED_REQUIRE_DATA=1) when
+// the mirror is absent. dimred cannot import datasets (it depends on us),
+// so the 1000-line text files are read here directly.
+func loadOilTrain(t testing.TB) (*mat.Dense, []int) {
+	t.Helper()
+	dir := os.Getenv("DIMRED_DATA")
+	y, err1 := readTable(filepath.Join(dir, "oil", "DataTrn.txt"))
+	l, err2 := readTable(filepath.Join(dir, "oil", "DataTrnLbls.txt"))
+	if dir == "" || err1 != nil || err2 != nil {
+		if os.Getenv("DIMRED_REQUIRE_DATA") == "1" {
+			t.Fatalf("oil data not found under DIMRED_DATA=%q: %v %v", dir, err1, err2)
+		}
+		t.Skip("oil data not available; set DIMRED_DATA")
+	}
+	n, c := l.Dims()
+	labels := make([]int, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < c; j++ {
+			if l.At(i, j) == 1 {
+				labels[i] = j
+			}
+		}
+	}
+	return y, labels
+}
+
+func readTable(path string) (*mat.Dense, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var data []float64
+	rows, cols := 0, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) == 0 {
+			continue
+		}
+		cols = len(fs)
+		for _, s := range fs {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, err
+			}
+			data = append(data, v)
+		}
+		rows++
+	}
+	return mat.NewDense(rows, cols, data), sc.Err()
+}
+
+// lowRank returns n×p data Y = X Wᵀ + μ + noise from a q-dimensional
+// latent Gaussian.
+func lowRank(n, p, q int, noise float64, seed uint64) *mat.Dense {
+	rnd := rand.New(rand.NewPCG(seed, 7))
+	x := mat.NewDense(n, q, nil)
+	w := mat.NewDense(p, q, nil)
+	for i := range x.RawMatrix().Data {
+		x.RawMatrix().Data[i] = rnd.NormFloat64()
+	}
+	for i := range w.RawMatrix().Data {
+		w.RawMatrix().Data[i] = rnd.NormFloat64()
+	}
+	y := mat.NewDense(n, p, nil)
+	y.Mul(x, w.T())
+	for i := 0; i < n; i++ {
+		row := y.RawRowView(i)
+		for j := range row {
+			row[j] += noise*rnd.NormFloat64() + float64(j%5)
+		}
+	}
+	return y
+}
+
+func wwT(w *mat.Dense) *mat.Dense {
+	var c mat.Dense
+	c.Mul(w, w.T())
+	return &c
+}
+
+func TestPPCAOil(t *testing.T) {
+	y, labels := loadOilTrain(t)
+	m := PPCA{Q: 2}
+	if err := m.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	// Reference values: shared/reference/book-ch1-2.md §2.2 (S with 1/n,
+	// natural log, −(np/2) log 2π included).
+	if got := m.NoiseVariance(); math.Abs(got-0.088569) > 5e-7 {
+		t.Errorf("σ² = %.7f, want 0.088569", got)
+	}
+	if got := m.LogLikelihood(); math.Abs(got-(-4732.6168)) > 1e-3 {
+		t.Errorf("log-likelihood = %.4f, want −4732.6168", got)
+	}
+	var x mat.Dense
+	m.LatentTo(&x)
+	if got := NearestNeighbourErrors(&x, labels); got != 162 {
+		t.Errorf("1-NN errors = %d, want 162", got)
+	}
+	// Log-likelihood by q (catalog table).
+	for _, c := range []struct {
+		q      int
+		s2, ll float64
+	}{{1, 0.144418, -6386.007}, {3, 0.053952, -3255.998}, {4, 0.038131, -2471.614}, {11, 0.001782, 223.843}} {
+		m := PPCA{Q: c.q}
+		if err := m.Fit(y); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(m.NoiseVariance()-c.s2) > 5e-7 || math.Abs(m.LogLikelihood()-c.ll) > 1e-3 {
+			t.Errorf("q = %d: σ² = %.7f, log p = %.4f; want %g, %g", c.q, m.NoiseVariance(), m.LogLikelihood(), c.s2, c.ll)
+		}
+	}
+}
+
+// TestPPCAClosedForm checks σ² = mean of discarded eigenvalues, the
+// closed-form log-likelihood and the stationarity of the solution.
+func TestPPCAClosedForm(t *testing.T) {
+	y := lowRank(400, 6, 2, 0.3, 1)
+	n, p := y.Dims()
+	q := 2
+	m := PPCA{Q: q}
+	if err := m.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	mu := ColumnMeans(y)
+	S := sampleCov(y, mu)
+	var es mat.EigenSym
+	es.Factorize(S, false)
+	lam := es.Values(nil) // ascending
+	var disc float64
+	for i := 0; i < p-q; i++ {
+		disc += lam[i]
+	}
+	if got, want := m.NoiseVariance(), disc/float64(p-q); math.Abs(got-want) > 1e-12 {
+		t.Errorf("σ² = %v, mean of discarded eigenvalues %v", got, want)
+	}
+	ll := float64(p) * math.Log(2*math.Pi)
+	for i := p - q; i < p; i++ {
+		ll += math.Log(lam[i])
+	}
+	ll += float64(p-q)*math.Log(m.NoiseVariance()) + float64(p)
+	ll *= -0.5 * float64(n)
+	if got := m.LogLikelihood(); math.Abs(got-ll) > 1e-9*math.Abs(ll) {
+		t.Errorf("log-likelihood %v, closed form %v", got, ll)
+	}
+	// Direct: −(n/2)(p log 2π + log|C| + tr C⁻¹S).
+	var C mat.SymDense
+	m.CovarianceTo(&C)
+	var ch mat.Cholesky
+	ch.Factorize(&C)
+	var ci mat.SymDense
+	ch.InverseTo(&ci)
+	var cs mat.Dense
+	cs.Mul(&ci, S)
+	direct := -0.5 * float64(n) * (float64(p)*math.Log(2*math.Pi) + ch.LogDet() + mat.Trace(&cs))
+	if math.Abs(direct-ll) > 1e-9*math.Abs(ll) {
+		t.Errorf("direct log-likelihood %v, closed form %v", direct, ll)
+	}
+	// Posterior mean equals the σ²→... form Ŷ W (WᵀW + σ²I)⁻¹.
+	var x, w mat.Dense
+	m.LatentTo(&x)
+	m.LoadingsTo(&w)
+	var proj mat.Dense
+	m.ProjectTo(&proj, y)
+	if !mat.EqualApprox(&x, &proj, 1e-12) {
+		t.Error("ProjectTo(Y) differs from LatentTo")
+	}
+}
+
+func TestPPCAEMReachesClosedForm(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		y     *mat.Dense
+		iters int
+	}{
+		{"n>p", lowRank(300, 8, 2, 0.5, 3), 3000},
+		{"p>n", lowRank(30, 60, 2, 0.5, 4), 12000}, // EM through Ŷ products, not S
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			eig := PPCA{Q: 2}
+			if err := eig.Fit(c.y); err != nil {
+				t.Fatal(err)
+			}
+			prev := math.Inf(-1)
+			dec := 0.0
+			em := PPCA{Q: 2, Algorithm: PPCAEM, Tol: -1, MaxIter: c.iters,
+				Monitor: func(it int, ll float64) bool {
+					if ll < prev {
+						dec = math.Max(dec, prev-ll)
+					}
+					prev = ll
+					return false
+				}}
+			if err := em.Fit(c.y); err != nil {
+				t.Fatal(err)
+			}
+			if dec > 1e-9*math.Abs(prev) {
+				t.Errorf("EM decreased the log-likelihood by %g", dec)
+			}
+			var we, wm mat.Dense
+			eig.LoadingsTo(&we)
+			em.LoadingsTo(&wm)
+			if a := SubspaceAngle(&we, &wm); a > 1e-6 {
+				t.Errorf("principal angle between EM and eigen W: %g", a)
+			}
+			var d mat.Dense
+			d.Sub(wwT(&we), wwT(&wm))
+			if r := mat.Norm(&d, math.Inf(1)) / mat.Norm(wwT(&we), math.Inf(1)); r > 1e-7 {
+				t.Errorf("W Wᵀ differs: relative max-row-sum %g (iterations %d)", r, em.Iterations())
+			}
+			if d := math.Abs(em.NoiseVariance() - eig.NoiseVariance()); d > 1e-8 {
+				t.Errorf("σ²: EM %v eigen %v", em.NoiseVariance(), eig.NoiseVariance())
+			}
+			if d := math.Abs(em.LogLikelihood() - eig.LogLikelihood()); d > 1e-8*math.Abs(eig.LogLikelihood()) {
+				t.Errorf("log p: EM %v eigen %v", em.LogLikelihood(), eig.LogLikelihood())
+			}
+		})
+	}
+}
+
+func TestPPCAPrimalDual(t *testing.T) {
+	y := lowRank(50, 20, 3, 0.4, 5)
+	a := PPCA{Q: 3, PCAMethod: PCACovariance}
+	b := PPCA{Q: 3, PCAMethod: PCAGram}
+	if err := a.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var wa, wb mat.Dense
+	a.LoadingsTo(&wa)
+	b.LoadingsTo(&wb)
+	if !mat.EqualApprox(&wa, &wb, 1e-9) || math.Abs(a.NoiseVariance()-b.NoiseVariance()) > 1e-12 ||
+		math.Abs(a.LogLikelihood()-b.LogLikelihood()) > 1e-8 {
+		t.Errorf("primal and dual differ: σ² %v %v, log p %v %v", a.NoiseVariance(), b.NoiseVariance(), a.LogLikelihood(), b.LogLikelihood())
+	}
+}
+
+func TestPPCAMissingRecoversComplete(t *testing.T) {
+	y := lowRank(300, 10, 2, 0.3, 6)
+	full := PPCA{Q: 2}
+	if err := full.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var wf mat.Dense
+	full.LoadingsTo(&wf)
+	rnd := rand.New(rand.NewPCG(9, 9))
+	prevAngle := math.Inf(1)
+	for _, frac := range []float64{0.2, 0.05, 0.01, 0} {
+		ym := mat.DenseCopyOf(y)
+		for i := range ym.RawMatrix().Data {
+			if rnd.Float64() < frac {
+				ym.RawMatrix().Data[i] = math.NaN()
+			}
+		}
+		prev := math.Inf(-1)
+		m := PPCA{Q: 2, Tol: 1e-13, Monitor: func(_ int, ll float64) bool {
+			if ll < prev-1e-9*math.Abs(ll) {
+				t.Errorf("missing %.0f%%: log-likelihood decreased %v → %v", 100*frac, prev, ll)
+			}
+			prev = ll
+			return false
+		}}
+		if err := m.FitMissing(ym); err != nil {
+			t.Fatal(err)
+		}
+		var w mat.Dense
+		m.LoadingsTo(&w)
+		a := SubspaceAngle(&w, &wf)
+		if frac == 0 {
+			if a > 1e-6 || math.Abs(m.NoiseVariance()-full.NoiseVariance()) > 1e-9 ||
+				math.Abs(m.LogLikelihood()-full.LogLikelihood()) > 1e-7*math.Abs(full.LogLikelihood()) {
+				t.Errorf("no missing values: angle %g, σ² %v vs %v, log p %v vs %v", a, m.NoiseVariance(), full.NoiseVariance(), m.LogLikelihood(), full.LogLikelihood())
+			}
+		} else if a > prevAngle*1.5+1e-3 {
+			t.Errorf("missing %.0f%%: angle %g did not shrink (previous %g)", 100*frac, a, prevAngle)
+		}
+		prevAngle = a
+		if frac > 0 && a > 0.1 {
+			t.Errorf("missing %.0f%%: angle to complete-data W %g", 100*frac, a)
+		}
+	}
+}
+
+func TestPPCABadInput(t *testing.T) {
+	y := lowRank(20, 5, 2, 0.1, 8)
+	bad := mat.DenseCopyOf(y)
+	bad.Set(3, 2, math.NaN())
+	if err := (&PPCA{Q: 2}).Fit(bad); !errors.Is(err, ErrNaN) {
+		t.Errorf("NaN: got %v", err)
+	}
+	bad.Set(3, 2, math.Inf(1))
+	if err := (&PPCA{Q: 2}).FitMissing(bad); !errors.Is(err, ErrNaN) {
+		t.Errorf("Inf in FitMissing: got %v", err)
+	}
+	if err := (&PPCA{Q: 2}).Fit(y.Slice(0, 2, 0, 5)); !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("n ≤ q: got %v", err)
+	}
+	if err := (&PCA{Q: 1}).Fit(y.Slice(0, 1, 0, 5)); !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("PCA n < 2: got %v", err)
+	}
+	allMissing := mat.DenseCopyOf(y)
+	for i := 0; i < 20; i++ {
+		allMissing.Set(i, 1, math.NaN())
+	}
+	if err := (&PPCA{Q: 2}).FitMissing(allMissing); !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("feature never observed: got %v", err)
+	}
+	for _, q := range []int{0, 5, 6} {
+		mustPanic(t, "PPCA q", func() { _ = (&PPCA{Q: q}).Fit(y) })
+	}
+	mustPanic(t, "PCA q", func() { _ = (&PCA{Q: 6}).Fit(y) })
+	mustPanic(t, "unfitted", func() { (&PPCA{Q: 2}).NoiseVariance() })
+	m := PPCA{Q: 2}
+	if err := m.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	mustPanic(t, "dst shape", func() { m.LatentTo(mat.NewDense(3, 3, nil)) })
+	mustPanic(t, "project shape", func() { m.ProjectTo(&mat.Dense{}, mat.NewDense(2, 4, nil)) })
+}
+
+func mustPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("%s: no panic", what)
+		}
+	}()
+	f()
+}
