@@ -22,10 +22,10 @@ import (
 // few k-means iterations. Components do not share a latent space (the
 // "global coordination" problem the draft mentions).
 type MixturePPCA struct {
-	M       int         // number of components, ≥ 1
-	Q       int         // q, latent dimension of each component, 1 ≤ q < p
-	MaxIter int         // EM iteration limit; 0 means 1000
-	Tol     float64     // stop when log p gains less than Tol·|log p|; 0 means 1e-10; negative: run MaxIter
+	M       int     // number of components, ≥ 1
+	Q       int     // q, latent dimension of each component, 1 ≤ q < p
+	MaxIter int     // EM iteration limit; 0 means 1000
+	Tol     float64 // stop when log p gains less than Tol·|log p|; 0 means 1e-10; negative: run MaxIter
 	Monitor func(iter int, logLik float64) bool
 	Src     rand.Source // initial seeds; nil means rand.NewPCG(1, 2)
 
