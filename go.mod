@@ -3,6 +3,7 @@ module github.com/dimredbook/book
 go 1.24.4
 
 require (
+	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/janpfeifer/gonb v0.11.4
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0

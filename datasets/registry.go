@@ -1,0 +1,391 @@
+package datasets
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Sentinel errors; returned errors wrap them with context (test with errors.Is).
+var (
+	// ErrNotAvailable: a file is in neither the mirror nor the cache and
+	// could not be downloaded.
+	ErrNotAvailable = errors.New("datasets: data not available")
+	// ErrChecksum: a file's size or SHA-256 differs from the registry's.
+	ErrChecksum = errors.New("datasets: checksum mismatch")
+	// ErrUnknown: no such dataset or file in the registry.
+	ErrUnknown = errors.New("datasets: unknown file")
+	// ErrParse: a file does not have the expected format.
+	ErrParse = errors.New("datasets: malformed file")
+)
+
+// File is one registered data file.
+type File struct {
+	Dataset string // directory in the mirror and cache, e.g. "oil"
+	Name    string // file name, e.g. "DataTrn.txt"
+	Size    int64  // bytes
+	SHA256  string // hex
+	URL     string // canonical https URL; "" if the file has no public URL of its own
+}
+
+// Files is the registry: every file the loaders read (the contents of
+// shared/datasets/MANIFEST.tsv).
+var Files = []File{
+	{"eurodist", "eurodist.csv", 1723, "2dff7fcc529b220f3c5be0fbdb920cb324b34751fd78843cb8d3a0a24f09ff7e", "https://raw.githubusercontent.com/vincentarelbundock/Rdatasets/master/csv/datasets/eurodist.csv"},
+	{"eurodist", "eurodist_labels.txt", 175, "4b7b9c0106fa6b80febaebcbc465bc8592c5d8311c5b9953e5de35d16cac70a8", ""},
+	{"europe_roads", "europeCities.csv", 458, "1a0680bc4ff0d6894d400ea766c02580f7b8afb0f2e8a3a9de756c13df7b3929", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/europeCities.csv"},
+	{"europe_roads", "europeDistance.csv", 13795, "de870698eb62af587f4268797b5a66b449a5a64f352e8473ac4131d1f3a54414", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/europeDistance.csv"},
+	{"oil", "DataTrn.txt", 205000, "ff1aeeceb204de936990bc22cc9d0e4ca7094e993a6d723509c60be0b0f2a136", "https://github.com/lawrennd/datasets_mirror/raw/main/three_phase_oil_flow/DataTrn.txt"},
+	{"oil", "DataTrnLbls.txt", 52000, "15e5ce14ca8054ca34b984b8da7d8ffeff682f86af2772911e9deccdd4d438c0", "https://github.com/lawrennd/datasets_mirror/raw/main/three_phase_oil_flow/DataTrnLbls.txt"},
+	{"oil", "DataTst.txt", 181871, "f287fda27a2b6b9e93de22ebed7229d1c57bd7e3154d6291b66f99521816e466", "https://github.com/lawrennd/datasets_mirror/raw/main/three_phase_oil_flow/DataTst.txt"},
+	{"oil", "DataTstLbls.txt", 46000, "411dcc8d566cf1f9a40bdb16d9d0e2ddf934b534a840e508efd4be4ce5827d2f", "https://github.com/lawrennd/datasets_mirror/raw/main/three_phase_oil_flow/DataTstLbls.txt"},
+	{"oil", "DataVdn.txt", 181925, "2faab71737820af032f8d418669dcda5342296cba53116c43fb9e76b45f51710", "https://github.com/lawrennd/datasets_mirror/raw/main/three_phase_oil_flow/DataVdn.txt"},
+	{"oil", "DataVdnLbls.txt", 46000, "b6073b1f0719451cec67cddad533decf6448aa026482f872e211e848007ebbe8", "https://github.com/lawrennd/datasets_mirror/raw/main/three_phase_oil_flow/DataVdnLbls.txt"},
+	{"robot_wireless", "uw-floor.txt", 284390, "8daa925f365d9101c75ee89ccf51519159e6d105b19827bb60a30f1042a41ad6", "https://github.com/lawrennd/datasets_mirror/raw/main/robot_wireless/uw-floor.txt"},
+	{"six", "br1561_6.3.pgm", 3661, "94f33091caeaf275668853f3f3468b11192c17a7e74a656f99b51e0d4a9e6d4d", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/br1561_6.3.pgm"},
+	{"spellman", "combined.txt", 2510955, "0ec546bcb1dcbba99b0bdb3fe08bf20bfbfd325af3050aba3756f9e2ee225c9f", "https://github.com/lawrennd/datasets_mirror/raw/main/spellman_yeast/combined.txt"},
+	{"stick", "connections.txt", 242, "6ab4534c3c13a5628ae3d29dad9fa97a953d30a9617261639da601d64836d179", "https://github.com/lawrennd/datasets_mirror/raw/main/stick/connections.txt"},
+	{"stick", "run1TXT.ZIP", 78645, "bfad538e3ba7fadfe1e25daaaa825f0cd66865018850f532cd9474d4d66ecced", "https://github.com/lawrennd/datasets_mirror/raw/main/osu_accad/run1TXT.ZIP"},
+	{"usps", "zip.info.txt", 1174, "927ca750c4117b61a71def180d5e4f00f1323a4b2c9cd990f576aa8def3505f1", ""},
+	{"usps", "zip.test.gz", 439208, "8dacc3c6e136af6c3488de9e5113a7daf140c8c2f1f0b61c54ee02f03f1a962f", "https://raw.githubusercontent.com/dgkim5360/the-elements-of-statistical-learning-notebooks/master/data/zipcode/zip.test.gz"},
+	{"usps", "zip.train.gz", 1829071, "66ebf231ab51f2cf6ac1a892d0f98ccffee1079d7a5db638c1f11f366046ca16", "https://raw.githubusercontent.com/dgkim5360/the-elements-of-statistical-learning-notebooks/master/data/zipcode/zip.train.gz"},
+}
+
+// Lookup returns the registry entry of dataset/file.
+func Lookup(dataset, file string) (File, error) {
+	for _, f := range Files {
+		if f.Dataset == dataset && f.Name == file {
+			return f, nil
+		}
+	}
+	return File{}, fmt.Errorf("%w: %s/%s is not in the registry", ErrUnknown, dataset, file)
+}
+
+// Progress receives download progress for files over ProgressThreshold
+// bytes; nil silences it.
+var Progress io.Writer = os.Stderr
+
+// ProgressThreshold is the size above which downloads report progress.
+const ProgressThreshold = 1 << 20
+
+// httpClient fetches registry URLs; tests replace it.
+var httpClient = &http.Client{Timeout: 5 * time.Minute}
+
+// downloadMu serialises downloads within a process so that two loaders do
+// not fetch the same file at once.
+var downloadMu sync.Mutex
+
+// Path returns the local path of a registered file, verified against its
+// SHA-256: from $DIMRED_DATA, else the user cache, else downloaded into the
+// cache (see the package documentation). Errors wrap ErrUnknown,
+// ErrChecksum or ErrNotAvailable.
+func Path(dataset, file string) (string, error) {
+	f, err := Lookup(dataset, file)
+	if err != nil {
+		return "", err
+	}
+	p, _, err := resolve(f, false)
+	return p, err
+}
+
+// readFile returns the verified contents of a registered file.
+func readFile(dataset, file string) ([]byte, error) {
+	f, err := Lookup(dataset, file)
+	if err != nil {
+		return nil, err
+	}
+	_, b, err := resolve(f, true)
+	return b, err
+}
+
+// MirrorDir returns the absolute mirror directory from $DIMRED_DATA, or ""
+// when it is unset.
+func MirrorDir() (string, error) {
+	d := os.Getenv("DIMRED_DATA")
+	if d == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(d)
+	if err != nil {
+		return "", fmt.Errorf("datasets: resolving DIMRED_DATA=%q: %w", d, err)
+	}
+	return abs, nil
+}
+
+// CacheDir returns the cache directory: $DIMRED_CACHE (made absolute) if
+// set, else os.UserCacheDir()/dimred.
+func CacheDir() (string, error) {
+	if d := os.Getenv("DIMRED_CACHE"); d != "" {
+		return filepath.Abs(d)
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("datasets: no user cache directory (%v); set DIMRED_CACHE or DIMRED_DATA", err)
+	}
+	return filepath.Join(d, "dimred"), nil
+}
+
+// safeName reports whether s can be used as one path element.
+func safeName(s string) bool {
+	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, `/\`+"\x00") && filepath.Base(s) == s
+}
+
+// resolve finds f (mirror → cache → download) and, if want, returns its
+// contents.
+func resolve(f File, want bool) (string, []byte, error) {
+	if !safeName(f.Dataset) || !safeName(f.Name) {
+		return "", nil, fmt.Errorf("%w: bad registry name %q/%q", ErrUnknown, f.Dataset, f.Name)
+	}
+	rel := f.Dataset + "/" + f.Name
+	mirror, err := MirrorDir()
+	if err != nil {
+		return "", nil, err
+	}
+	if mirror != "" {
+		p := filepath.Join(mirror, f.Dataset, f.Name)
+		b, err := readVerified(p, f)
+		switch {
+		case err == nil:
+			return p, keep(b, want), nil
+		case !errors.Is(err, os.ErrNotExist):
+			return "", nil, fmt.Errorf("%w (in the mirror DIMRED_DATA=%s)", err, mirror)
+		}
+	}
+	cache, cerr := CacheDir()
+	if cerr == nil {
+		p := filepath.Join(cache, f.Dataset, f.Name)
+		b, err := readVerified(p, f)
+		switch {
+		case err == nil:
+			return p, keep(b, want), nil
+		case errors.Is(err, ErrChecksum):
+			os.Remove(p)
+			return "", nil, fmt.Errorf("%w; the corrupted cache file was deleted, the next call downloads it again", err)
+		case !errors.Is(err, os.ErrNotExist):
+			return "", nil, err
+		}
+	}
+	where := "DIMRED_DATA is unset"
+	if mirror != "" {
+		where = "not in DIMRED_DATA=" + mirror
+	}
+	hint := fmt.Sprintf("set DIMRED_DATA to a directory holding %s (an absolute path is safest), or run `go run ./scripts/fetch-data` while online", rel)
+	if f.URL == "" {
+		return "", nil, fmt.Errorf("%w: %s (%s; it has no public download URL): %s", ErrNotAvailable, rel, where, hint)
+	}
+	if cerr != nil {
+		return "", nil, fmt.Errorf("%w: %s (%s; %v): %s", ErrNotAvailable, rel, where, cerr, hint)
+	}
+	if os.Getenv("DIMRED_OFFLINE") == "1" {
+		return "", nil, fmt.Errorf("%w: %s (%s, not in the cache %s, and DIMRED_OFFLINE=1): %s", ErrNotAvailable, rel, where, cache, hint)
+	}
+	p := filepath.Join(cache, f.Dataset, f.Name)
+	b, err := download(httpClient, f, p)
+	if err != nil {
+		if errors.Is(err, ErrChecksum) {
+			return "", nil, err
+		}
+		return "", nil, fmt.Errorf("%w: %s (%s, not in the cache %s, download failed: %v): %s", ErrNotAvailable, rel, where, cache, err, hint)
+	}
+	return p, keep(b, want), nil
+}
+
+func keep(b []byte, want bool) []byte {
+	if want {
+		return b
+	}
+	return nil
+}
+
+// readVerified reads p and checks its size and SHA-256 against f. A
+// missing file gives an error wrapping os.ErrNotExist.
+func readVerified(p string, f File) ([]byte, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := verify(b, f, p); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func verify(b []byte, f File, where string) error {
+	sum := sha256.Sum256(b)
+	got := hex.EncodeToString(sum[:])
+	if int64(len(b)) != f.Size || got != f.SHA256 {
+		return fmt.Errorf("%w: %s/%s (%s): expected %d bytes with SHA-256 %s, got %d bytes with SHA-256 %s",
+			ErrChecksum, f.Dataset, f.Name, where, f.Size, f.SHA256, len(b), got)
+	}
+	return nil
+}
+
+// download fetches f.URL into dst: to a temporary file in dst's directory,
+// verified, then renamed. It fetches only https URLs and at most f.Size+1
+// bytes; on any failure the temporary file is removed.
+func download(client *http.Client, f File, dst string) ([]byte, error) {
+	if !strings.HasPrefix(f.URL, "https://") {
+		return nil, fmt.Errorf("refusing to fetch %q: only https URLs from the registry are fetched", f.URL)
+	}
+	downloadMu.Lock()
+	defer downloadMu.Unlock()
+	// Another goroutine may have fetched it while we waited.
+	if b, err := readVerified(dst, f); err == nil {
+		return b, nil
+	}
+	resp, err := client.Get(f.URL)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", f.URL, resp.Status)
+	}
+	dir := filepath.Dir(dst)
+	_, statErr := os.Stat(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	removeStaleParts(dir)
+	tmp, err := os.CreateTemp(dir, "."+f.Name+".*"+partSuffix)
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			if statErr != nil {
+				os.Remove(dir) // only if we created it and it is empty
+			}
+		}
+	}()
+	var body io.Reader = io.LimitReader(resp.Body, f.Size+1)
+	if f.Size > ProgressThreshold && Progress != nil {
+		body = &progressReader{r: body, total: f.Size, name: f.Dataset + "/" + f.Name, w: Progress}
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(f.Size))
+	_, err = io.Copy(io.MultiWriter(tmp, &buf), body)
+	if pr, isPR := body.(*progressReader); isPR {
+		pr.finish()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("downloading %s: %w", f.URL, err)
+	}
+	b := buf.Bytes()
+	if err := verify(b, f, "downloaded from "+f.URL); err != nil {
+		return nil, err
+	}
+	if err := tmp.Sync(); err != nil {
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return nil, err
+	}
+	ok = true
+	return b, nil
+}
+
+const partSuffix = ".part"
+
+// removeStaleParts deletes temporary files left in dir by a process killed
+// during a download more than an hour ago.
+func removeStaleParts(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), partSuffix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > time.Hour {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+type progressReader struct {
+	r      io.Reader
+	w      io.Writer
+	name   string
+	total  int64
+	n      int64
+	last   time.Time
+	shown  bool
+	closed bool
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if now := time.Now(); now.Sub(p.last) > 250*time.Millisecond {
+		p.last = now
+		p.shown = true
+		fmt.Fprintf(p.w, "\rdatasets: downloading %s: %5.1f%% of %.1f MB", p.name, 100*float64(p.n)/float64(p.total), float64(p.total)/1e6)
+	}
+	return n, err
+}
+
+func (p *progressReader) finish() {
+	if p.shown && !p.closed {
+		p.closed = true
+		fmt.Fprintf(p.w, "\rdatasets: downloading %s: %5.1f%% of %.1f MB\n", p.name, 100*float64(p.n)/float64(p.total), float64(p.total)/1e6)
+	}
+}
+
+// Missing reports whether err means the data are not available here
+// (wraps ErrNotAvailable).
+func Missing(err error) bool { return errors.Is(err, ErrNotAvailable) }
+
+// RequireData reports whether DIMRED_REQUIRE_DATA=1, under which tests
+// must fail rather than skip when data are missing.
+func RequireData() bool { return os.Getenv("DIMRED_REQUIRE_DATA") == "1" }
+
+// Skippable reports whether a test should skip on err: the data are
+// missing and DIMRED_REQUIRE_DATA is not 1.
+func Skippable(err error) bool { return Missing(err) && !RequireData() }
+
+// Fetch makes sure every file of the named datasets (all when none are
+// named) is in the mirror or the cache, downloading what is missing. It
+// returns the first error after trying every file; report, if non-nil, is
+// called once per file with its resolved path or error.
+func Fetch(report func(f File, path string, err error), datasets ...string) error {
+	var first error
+	for _, f := range Files {
+		if len(datasets) > 0 && !contains(datasets, f.Dataset) {
+			continue
+		}
+		p, _, err := resolve(f, false)
+		if report != nil {
+			report(f, p, err)
+		}
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

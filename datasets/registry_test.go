@@ -1,0 +1,101 @@
+package datasets
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The registry must list exactly the files of the mirror's MANIFEST.tsv,
+// with the same sizes, sums and URLs.
+func TestRegistryMatchesManifest(t *testing.T) {
+	dir := needMirror(t)
+	b, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
+	if len(rows) != len(Files) {
+		t.Errorf("MANIFEST has %d files, registry %d", len(rows), len(Files))
+	}
+	for _, row := range rows {
+		f := strings.Split(row, "\t")
+		if len(f) != 5 {
+			t.Fatalf("MANIFEST row %q", row)
+		}
+		e, err := Lookup(f[0], f[1])
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		size, _ := strconv.ParseInt(f[2], 10, 64)
+		url := f[4]
+		if url == "-" {
+			url = ""
+		}
+		if e.Size != size || e.SHA256 != f[3] || e.URL != url {
+			t.Errorf("%s/%s: registry %d %s %q, MANIFEST %d %s %q", f[0], f[1], e.Size, e.SHA256, e.URL, size, f[3], url)
+		}
+	}
+}
+
+func TestRegistryNamesAndURLs(t *testing.T) {
+	for _, f := range Files {
+		if !safeName(f.Dataset) || !safeName(f.Name) {
+			t.Errorf("unsafe registry name %q/%q", f.Dataset, f.Name)
+		}
+		if f.URL != "" && !strings.HasPrefix(f.URL, "https://") {
+			t.Errorf("%s/%s: URL %q is not https", f.Dataset, f.Name, f.URL)
+		}
+		if len(f.SHA256) != 64 || f.Size <= 0 {
+			t.Errorf("%s/%s: bad size or sum", f.Dataset, f.Name)
+		}
+	}
+	for _, bad := range []string{"", ".", "..", "a/b", `a\b`, "../x"} {
+		if safeName(bad) {
+			t.Errorf("safeName(%q) = true", bad)
+		}
+	}
+	if _, err := Path("oil", "nope.txt"); err == nil || !strings.Contains(err.Error(), "not in the registry") {
+		t.Errorf("unknown file: %v", err)
+	}
+}
+
+// Every registered file in the mirror resolves and matches its checksum.
+func TestMirrorChecksums(t *testing.T) {
+	dir := needMirror(t)
+	isolate(t, dir)
+	for _, f := range Files {
+		p, err := Path(f.Dataset, f.Name)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if want := filepath.Join(dir, f.Dataset, f.Name); p != want {
+			t.Errorf("Path(%s, %s) = %s, want %s", f.Dataset, f.Name, p, want)
+		}
+	}
+}
+
+// A relative DIMRED_DATA is resolved against the working directory.
+func TestRelativeMirror(t *testing.T) {
+	dir := needMirror(t)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, dir)
+	if err != nil {
+		t.Skip("no relative path to the mirror")
+	}
+	isolate(t, rel)
+	p, err := Path("six", "br1561_6.3.pgm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(p) {
+		t.Errorf("Path returned relative %s", p)
+	}
+}

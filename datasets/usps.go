@@ -1,0 +1,100 @@
+package datasets
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// USPS loads the USPS handwritten digits as distributed with The Elements
+// of Statistical Learning: 16×16 grey images, deslanted and size
+// normalised, values in [−1, 1]. split is "train" (7291×256) or "test"
+// (2007×256). Labels are the digits 0–9 (LabelNames "0".."9"); pixel k of a
+// row is image row k/16, column k%16.
+func USPS(split string) (*Dataset, error) {
+	var name string
+	switch split {
+	case "train", "training":
+		name = "zip.train.gz"
+	case "test":
+		name = "zip.test.gz"
+	default:
+		return nil, fmt.Errorf("datasets: USPS split %q: want \"train\" or \"test\"", split)
+	}
+	b, err := readFile("usps", name)
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, parseErr("usps/"+name, 0, "not gzip: %v", err)
+	}
+	const limit = 256 << 20
+	txt, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	if err != nil {
+		return nil, parseErr("usps/"+name, 0, "decompressing: %v", err)
+	}
+	if len(txt) > limit {
+		return nil, parseErr("usps/"+name, 0, "decompressed data larger than %d bytes", limit)
+	}
+	Y, labels, err := parseUSPS("usps/"+name, txt)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 10)
+	for i := range names {
+		names[i] = strconv.Itoa(i)
+	}
+	n, _ := Y.Dims()
+	return &Dataset{
+		Name:       "usps",
+		Y:          Y,
+		Labels:     labels,
+		LabelNames: names,
+		Citation:   "Y. Le Cun et al. (1990). Handwritten digit recognition with a back-propagation network. NIPS 2; data as distributed with T. Hastie, R. Tibshirani and J. Friedman, The Elements of Statistical Learning.",
+		License:    "Distributed with The Elements of Statistical Learning for research and teaching.",
+		Source:     sources("usps", name),
+		Details:    fmt.Sprintf("USPS %s split: %d images, 16×16 grey values in [−1, 1] row-major; Labels are the digits.", split, n),
+	}, nil
+}
+
+// parseUSPS parses lines "digit v_1 … v_256".
+func parseUSPS(file string, b []byte) (*mat.Dense, []int, error) {
+	const p = 256
+	var data []float64
+	var labels []int
+	l := lines{b: b}
+	for l.next() {
+		fields := strings.Fields(l.text)
+		if len(fields) == 0 {
+			continue
+		}
+		if len(fields) != p+1 {
+			return nil, nil, parseErr(file, l.n, "%d fields, want %d (digit and %d pixels)", len(fields), p+1, p)
+		}
+		if len(data)+p > maxCells {
+			return nil, nil, parseErr(file, l.n, "too many rows")
+		}
+		d, ok := parseFloat(fields[0])
+		if !ok || d != float64(int(d)) || d < 0 || d > 9 {
+			return nil, nil, parseErr(file, l.n, "digit %s is not 0–9", quote(fields[0]))
+		}
+		labels = append(labels, int(d))
+		for k, f := range fields[1:] {
+			v, ok := parseFloat(f)
+			if !ok {
+				return nil, nil, parseErr(file, l.n, "pixel %d: %s is not a number", k+1, quote(f))
+			}
+			data = append(data, v)
+		}
+	}
+	if len(labels) == 0 {
+		return nil, nil, parseErr(file, 0, "no data")
+	}
+	return mat.NewDense(len(labels), p, data), labels, nil
+}

@@ -1,0 +1,432 @@
+package dimred
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// This file holds Chapter 3's distance-matching view of dimensionality
+// reduction (Lawrence, "Dimensionality Reduction for Machine Learning",
+// §3.1–3.4): the distance-matching error, feature selection by variance,
+// feature extraction by rotation onto the principal axes, and principal
+// coordinates analysis (the same extraction through the n×n dual
+// eigenproblem).
+
+// DistanceMatchingError returns the book's distance-matching error (§3.3,
+// L1580) between the data squared distances D (n×n, from p features) and
+// the latent squared distances Δ (n×n, from q latent dimensions):
+//
+//	E(X) = 1/(n(n−1)) Σ_i Σ_j | d_ij/p − δ_ij/q |,
+//
+// the mean absolute difference of the per-dimension squared distances
+// over the n(n−1) off-diagonal pairs. Both matrices hold SQUARED
+// distances. This is the normalised form the book's figure captions print
+// ("MAE"); DistanceMatchingSum is the unnormalised form of the lecture
+// slides. It panics if the sizes differ, n < 2, or p, q ≤ 0.
+func DistanceMatchingError(D, Delta mat.Symmetric, p, q int) float64 {
+	n := D.SymmetricDim()
+	if Delta.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	if n < 2 || p <= 0 || q <= 0 {
+		panic(fmt.Sprintf("dimred: DistanceMatchingError needs n ≥ 2, p, q > 0 (n=%d p=%d q=%d)", n, p, q))
+	}
+	s := 0.0
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			s += math.Abs(D.At(i, j)/float64(p) - Delta.At(i, j)/float64(q))
+		}
+	}
+	return 2 * s / float64(n*(n-1))
+}
+
+// DistanceMatchingSum returns the unnormalised distance-matching error of
+// the lecture slides (and of Chapter 4, L2011, up to a factor of two):
+//
+//	E(X) = Σ_i Σ_j | d_ij − δ_ij |,
+//
+// summed over all ordered pairs, with D and Δ SQUARED distances and no
+// division by p or q. Chapter 4's Σ_i Σ_{j<i} |δ_ij/q − d_ij/p| is half of
+// this on the scaled distances, and DistanceMatchingError is
+// DistanceMatchingSum(D/p, Δ/q)/(n(n−1)). It panics if the sizes differ.
+func DistanceMatchingSum(D, Delta mat.Symmetric) float64 {
+	n := D.SymmetricDim()
+	if Delta.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	s := 0.0
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			s += math.Abs(D.At(i, j) - Delta.At(i, j))
+		}
+	}
+	return 2 * s
+}
+
+// ColumnVariances returns the unbiased sample variance of each column of
+// the n×p matrix Y, ς²_k = (n−1)⁻¹ Σ_i (y_ik − μ_k)², the estimator the
+// book's feature-selection derivation uses (§3.3, footnote 4). n ≥ 2.
+func ColumnVariances(Y mat.Matrix) []float64 {
+	n, p := Y.Dims()
+	if n < 2 {
+		panic("dimred: ColumnVariances needs at least two rows")
+	}
+	mu := ColumnMeans(Y)
+	v := make([]float64, p)
+	for i := 0; i < n; i++ {
+		for j := 0; j < p; j++ {
+			d := Y.At(i, j) - mu[j]
+			v[j] += d * d
+		}
+	}
+	for j := range v {
+		v[j] /= float64(n - 1)
+	}
+	return v
+}
+
+// FeatureSelection reduces dimension by keeping the q columns of Y with
+// the largest unbiased variance ς²_k, scaled by ℓ = √(q/p) so that the
+// latent squared distances δ_ij/q match d_ij/p on the kept features (§3.3).
+// Among such scaled selections the error is
+//
+//	E(X) = (2/p) Σ_{k>q} ς²_(k),
+//
+// the discarded variance (ς²_(k) sorted in decreasing order). Caveat (the
+// draft's eq. 3.1 moves the absolute value inside the sum): ℓ = √(q/p) is
+// optimal only among contractions (δ_ij/q ≤ d_ij/p for all pairs); a
+// larger ℓ can lower the L1 error further.
+type FeatureSelection struct {
+	Q int // q, number of features kept; 0 < q ≤ p
+
+	// NoScale, if true, keeps the selected columns unscaled (ℓ = 1)
+	// instead of multiplying them by √(q/p).
+	NoScale bool
+
+	idx  []int
+	vars []float64 // all p variances, in column order
+	x    *mat.Dense
+	p    int
+}
+
+// Fit selects the features of Y (n×p, n ≥ 2). It panics unless 0 < q ≤ p
+// and returns an error wrapping ErrNaN for a non-finite entry.
+func (f *FeatureSelection) Fit(Y mat.Matrix) error {
+	n, p := Y.Dims()
+	if f.Q <= 0 || f.Q > p {
+		panic(fmt.Sprintf("dimred: FeatureSelection q = %d outside [1, p=%d]", f.Q, p))
+	}
+	if n < 2 {
+		return fmt.Errorf("%w: FeatureSelection needs n ≥ 2, got %d", ErrTooFewPoints, n)
+	}
+	if err := checkFinite(Y, "Y"); err != nil {
+		return err
+	}
+	vars := ColumnVariances(Y)
+	order := make([]int, p)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return vars[order[a]] > vars[order[b]] })
+	idx := append([]int(nil), order[:f.Q]...)
+	scale := 1.0
+	if !f.NoScale {
+		scale = math.Sqrt(float64(f.Q) / float64(p))
+	}
+	x := mat.NewDense(n, f.Q, nil)
+	for i := 0; i < n; i++ {
+		for c, j := range idx {
+			x.Set(i, c, scale*Y.At(i, j))
+		}
+	}
+	f.idx, f.vars, f.x, f.p = idx, vars, x, p
+	return nil
+}
+
+// Selected returns the indices of the kept columns, largest variance first.
+func (f *FeatureSelection) Selected() []int {
+	f.mustFit()
+	return append([]int(nil), f.idx...)
+}
+
+// VariancesTo returns the unbiased variances of all p columns of Y, in
+// column order (dst is reused when it has length p).
+func (f *FeatureSelection) VariancesTo(dst []float64) []float64 {
+	f.mustFit()
+	if len(dst) != len(f.vars) {
+		dst = make([]float64, len(f.vars))
+	}
+	copy(dst, f.vars)
+	return dst
+}
+
+// LatentTo stores X (n×q), the selected (and scaled) columns of Y.
+func (f *FeatureSelection) LatentTo(dst *mat.Dense) {
+	f.mustFit()
+	r, c := f.x.Dims()
+	reuseAs(dst, r, c)
+	dst.Copy(f.x)
+}
+
+// Error returns the closed-form distance-matching error (2/p) Σ_{k>q} ς²_(k)
+// of the fitted selection (with the √(q/p) scaling; with NoScale the
+// actual error differs).
+func (f *FeatureSelection) Error() float64 {
+	f.mustFit()
+	return FeatureSelectionError(f.vars, f.Q)
+}
+
+func (f *FeatureSelection) mustFit() {
+	if f.x == nil {
+		panic("dimred: FeatureSelection used before Fit")
+	}
+}
+
+// FeatureSelectionError returns (2/p) Σ_{k>q} ς²_(k), the distance-matching
+// error of keeping the q largest of the p column variances vars (in any
+// order) scaled by √(q/p) (§3.3). It panics unless 0 ≤ q ≤ p = len(vars).
+func FeatureSelectionError(vars []float64, q int) float64 {
+	p := len(vars)
+	if q < 0 || q > p {
+		panic(fmt.Sprintf("dimred: FeatureSelectionError q = %d outside [0, %d]", q, p))
+	}
+	s := append([]float64(nil), vars...)
+	sort.Sort(sort.Reverse(sort.Float64Slice(s)))
+	e := 0.0
+	for _, v := range s[q:] {
+		e += v
+	}
+	return 2 * e / float64(p)
+}
+
+// FeatureExtraction rotates the centred data onto its principal axes and
+// keeps the first q (§3.4, "maximum variance rotations"):
+//
+//	S = n⁻¹ ŶᵀŶ,  S R = R Λ,  X = √(q/p) Ŷ R_q,
+//
+// with Ŷ = HY the column-centred data and R_q the p×q matrix of the top q
+// eigenvectors of the maximum-likelihood covariance S. The latent ML
+// variances are (q/p) Λ_q and the distance-matching error is
+//
+//	E(X) = 2n/(p(n−1)) Σ_{k>q} λ_k = 2n/(p(n−1)) (tr S − Σ_{k≤q} λ_k).
+//
+// Fit solves the p×p primal eigenproblem; PrincipalCoordinates solves the
+// n×n dual and gives the same X (up to column signs, which both fix by
+// the package convention). Use this one when p < n.
+type FeatureExtraction struct {
+	Q int // q, latent dimension; 0 < q ≤ p
+
+	// NoScale, if true, returns the plain principal-component scores
+	// X = Ŷ R_q instead of √(q/p) Ŷ R_q.
+	NoScale bool
+
+	Eigen *EigenSettings // eigensolver settings; nil means defaults
+
+	r      *mat.Dense // p×q
+	lambda []float64  // top q eigenvalues of S
+	trS    float64
+	x      *mat.Dense
+	n, p   int
+}
+
+// Fit computes the principal axes of Y (n×p, n ≥ 2). It panics unless
+// 0 < q ≤ p.
+func (f *FeatureExtraction) Fit(Y mat.Matrix) error {
+	n, p := Y.Dims()
+	if f.Q <= 0 || f.Q > p {
+		panic(fmt.Sprintf("dimred: FeatureExtraction q = %d outside [1, p=%d]", f.Q, p))
+	}
+	if n < 2 {
+		return fmt.Errorf("%w: FeatureExtraction needs n ≥ 2, got %d", ErrTooFewPoints, n)
+	}
+	if err := checkFinite(Y, "Y"); err != nil {
+		return err
+	}
+	var yc mat.Dense
+	CentreColumns(&yc, Y)
+	S := mat.NewSymDense(p, nil)
+	S.SymOuterK(1/float64(n), yc.T())
+	vals, vecs, err := EigenSym(S, f.Q, Largest, f.Eigen)
+	if err != nil {
+		return err
+	}
+	tr := 0.0
+	for k := 0; k < p; k++ {
+		tr += S.At(k, k)
+	}
+	x := mat.NewDense(n, f.Q, nil)
+	x.Mul(&yc, vecs)
+	if !f.NoScale {
+		x.Scale(math.Sqrt(float64(f.Q)/float64(p)), x)
+	}
+	f.r, f.lambda, f.trS, f.x, f.n, f.p = vecs, vals, tr, x, n, p
+	return nil
+}
+
+// LatentTo stores X (n×q).
+func (f *FeatureExtraction) LatentTo(dst *mat.Dense) {
+	f.mustFit()
+	r, c := f.x.Dims()
+	reuseAs(dst, r, c)
+	dst.Copy(f.x)
+}
+
+// RotationTo stores R_q (p×q), the top q eigenvectors of S (orthonormal
+// columns, largest-magnitude entry positive).
+func (f *FeatureExtraction) RotationTo(dst *mat.Dense) {
+	f.mustFit()
+	r, c := f.r.Dims()
+	reuseAs(dst, r, c)
+	dst.Copy(f.r)
+}
+
+// EigenvaluesTo returns λ_1 ≥ … ≥ λ_q, the top q eigenvalues of the ML
+// covariance S = n⁻¹ŶᵀŶ (dst is reused when it has length q).
+func (f *FeatureExtraction) EigenvaluesTo(dst []float64) []float64 {
+	f.mustFit()
+	if len(dst) != len(f.lambda) {
+		dst = make([]float64, len(f.lambda))
+	}
+	copy(dst, f.lambda)
+	return dst
+}
+
+// Error returns the closed-form distance-matching error
+// 2n/(p(n−1)) (tr S − Σ_{k≤q} λ_k) of the √(q/p)-scaled extraction.
+func (f *FeatureExtraction) Error() float64 {
+	f.mustFit()
+	return extractionError(f.trS, f.lambda, f.n, f.p)
+}
+
+func extractionError(trS float64, lambda []float64, n, p int) float64 {
+	kept := 0.0
+	for _, l := range lambda {
+		kept += l
+	}
+	e := 2 * float64(n) / (float64(p) * float64(n-1)) * (trS - kept)
+	if e < 0 { // round-off when q = rank
+		e = 0
+	}
+	return e
+}
+
+func (f *FeatureExtraction) mustFit() {
+	if f.x == nil {
+		panic("dimred: FeatureExtraction used before Fit")
+	}
+}
+
+// PrincipalCoordinates is principal coordinates analysis (§3.4.5): the
+// feature extraction of FeatureExtraction computed through the n×n dual
+// eigenproblem of the centred inner products,
+//
+//	Ŷ Ŷᵀ U_q = U_q (n Λ_q),   Ŷ R_q = U_q (n Λ_q)^{1/2},
+//	X = √(q/p) U_q (n Λ_q)^{1/2},
+//
+// where Λ_q are the top eigenvalues of S = n⁻¹ŶᵀŶ, so that the eigenvalues
+// of ŶŶᵀ are nΛ_q (the draft writes pΛ_q, an error; see the notebook).
+// Use it when p > n (the rotated sixes: n = 360, p = 4096). Because ŶŶᵀ =
+// −½HDH, this is also classical MDS on the Euclidean squared distances of
+// Y (ClassicalMDS with P = p).
+type PrincipalCoordinates struct {
+	Q int // q, latent dimension; 0 < q < n
+
+	// NoScale, if true, returns X = U_q (nΛ_q)^{1/2} = Ŷ R_q instead of
+	// √(q/p) times it.
+	NoScale bool
+
+	Eigen *EigenSettings // eigensolver settings; nil means defaults
+
+	u      *mat.Dense
+	mu     []float64 // top q eigenvalues of ŶŶᵀ
+	trG    float64   // tr(ŶŶᵀ)
+	x      *mat.Dense
+	n, p   int
+	fitted bool
+}
+
+// Fit computes the principal coordinates of Y (n×p). It panics unless
+// 0 < q < n.
+func (f *PrincipalCoordinates) Fit(Y mat.Matrix) error {
+	n, p := Y.Dims()
+	if f.Q <= 0 || f.Q >= n {
+		panic(fmt.Sprintf("dimred: PrincipalCoordinates q = %d outside [1, n−1=%d]", f.Q, n-1))
+	}
+	if err := checkFinite(Y, "Y"); err != nil {
+		return err
+	}
+	var yc mat.Dense
+	CentreColumns(&yc, Y)
+	G := mat.NewSymDense(n, nil)
+	G.SymOuterK(1, &yc)
+	vals, vecs, err := EigenSym(G, f.Q, Largest, f.Eigen)
+	if err != nil {
+		return err
+	}
+	tr := 0.0
+	for i := 0; i < n; i++ {
+		tr += G.At(i, i)
+	}
+	x := mat.NewDense(n, f.Q, nil)
+	s := 1.0
+	if !f.NoScale {
+		s = math.Sqrt(float64(f.Q) / float64(p))
+	}
+	for c, v := range vals {
+		sc := s * math.Sqrt(math.Max(v, 0))
+		for i := 0; i < n; i++ {
+			x.Set(i, c, sc*vecs.At(i, c))
+		}
+	}
+	f.u, f.mu, f.trG, f.x, f.n, f.p, f.fitted = vecs, vals, tr, x, n, p, true
+	return nil
+}
+
+// LatentTo stores X (n×q).
+func (f *PrincipalCoordinates) LatentTo(dst *mat.Dense) {
+	f.mustFit()
+	r, c := f.x.Dims()
+	reuseAs(dst, r, c)
+	dst.Copy(f.x)
+}
+
+// EigenvectorsTo stores U_q (n×q), the orthonormal top eigenvectors of
+// ŶŶᵀ (largest-magnitude entry positive).
+func (f *PrincipalCoordinates) EigenvectorsTo(dst *mat.Dense) {
+	f.mustFit()
+	r, c := f.u.Dims()
+	reuseAs(dst, r, c)
+	dst.Copy(f.u)
+}
+
+// EigenvaluesTo returns the top q eigenvalues of ŶŶᵀ, which are n times
+// those of S (dst is reused when it has length q).
+func (f *PrincipalCoordinates) EigenvaluesTo(dst []float64) []float64 {
+	f.mustFit()
+	if len(dst) != len(f.mu) {
+		dst = make([]float64, len(f.mu))
+	}
+	copy(dst, f.mu)
+	return dst
+}
+
+// Error returns the distance-matching error of the √(q/p)-scaled
+// coordinates, 2/(p(n−1)) (tr ŶŶᵀ − Σ_{k≤q} nλ_k), the same number as
+// FeatureExtraction.Error.
+func (f *PrincipalCoordinates) Error() float64 {
+	f.mustFit()
+	lam := make([]float64, len(f.mu))
+	for i, m := range f.mu {
+		lam[i] = m / float64(f.n)
+	}
+	return extractionError(f.trG/float64(f.n), lam, f.n, f.p)
+}
+
+func (f *PrincipalCoordinates) mustFit() {
+	if !f.fitted {
+		panic("dimred: PrincipalCoordinates used before Fit")
+	}
+}

@@ -1,0 +1,318 @@
+package dimred
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// KernelPCA is kernel principal component analysis (Schölkopf, Smola and
+// Müller 1998; book Chapter 4): principal component analysis of the points
+// after a non-linear map φ into a feature space, computed from the kernel
+// k(y, y') = φ(y)ᵀφ(y') alone.
+//
+// Fit forms the n×n kernel matrix K_ij = k(y_i, y_j), centres it in
+// feature space,
+//
+//	K̃ = H K H,  H = I − n⁻¹11ᵀ,
+//
+// which is the Gram matrix Φ̂Φ̂ᵀ of the centred features, and takes its q
+// leading eigenpairs K̃ U = U Λ. The latent positions are
+//
+//	X = U Λ^{1/2}   (n×q),
+//
+// scaled so that X Xᵀ = K̃ when q = n: kernel PCA is classical
+// multidimensional scaling on the feature-space squared distances
+// d_ij = k_ii + k_jj − 2k_ij, since −½ H D H = H K H (book L2027–L2041;
+// Williams 2002, "On a connection between kernel PCA and metric
+// multidimensional scaling"). With the linear kernel it is PCA: X holds the
+// principal component scores.
+//
+// Components whose eigenvalue is not positive (at most round-off for a
+// valid kernel) have zero latent coordinates.
+type KernelPCA struct {
+	Kernel   Kernel         // k(y, y'); required: Fit panics on nil
+	Q        int            // q, latent dimension; 0 means 2
+	NoCentre bool           // use K itself, uncentred, as the book's demSixKpca.m does
+	Eigen    *EigenSettings // eigensolver settings; nil means defaults
+
+	y         *mat.Dense // training points (nil after FitGram)
+	n, q      int
+	colMean   []float64 // k̄_j = n⁻¹ Σ_i K_ij
+	grandMean float64   // n⁻² Σ_ij K_ij
+	trace     float64   // tr K̃
+	vals      []float64 // λ_1 ≥ … ≥ λ_q
+	vecs      *mat.Dense
+}
+
+// kpcaDenseMax is the size up to which KernelPCA always uses the dense
+// eigensolver; above it, and when q is small relative to n, it hands the
+// centred kernel matrix to EigenSymOp through a multi-core matrix–vector
+// product.
+const kpcaDenseMax = 600
+
+// Fit computes the kernel matrix of the rows of Y (n×p, never modified)
+// and fits the model to it. It returns an error wrapping ErrNaN for a
+// non-finite entry of Y or of K, ErrTooFewPoints for n < 2, or the
+// eigensolver's error. It panics if Kernel is nil or q is outside [1, n].
+func (k *KernelPCA) Fit(Y mat.Matrix) error {
+	if k.Kernel == nil {
+		panic("dimred: KernelPCA.Kernel is nil")
+	}
+	n, _ := Y.Dims()
+	if n < 2 {
+		return fmt.Errorf("%w: KernelPCA needs at least 2 points, have %d", ErrTooFewPoints, n)
+	}
+	if err := checkFinite(Y, "Y"); err != nil {
+		return err
+	}
+	K := mat.NewSymDense(n, nil)
+	GramTo(K, k.Kernel, Y)
+	if err := k.fit(K); err != nil {
+		return err
+	}
+	k.y = mat.DenseCopyOf(Y)
+	return nil
+}
+
+// FitGram fits the model to a precomputed n×n kernel matrix K (not
+// modified). ProjectTo is then unavailable (there are no training points),
+// but ProjectKernelTo works.
+func (k *KernelPCA) FitGram(K mat.Symmetric) error {
+	n := K.SymmetricDim()
+	if n < 2 {
+		return fmt.Errorf("%w: KernelPCA needs at least 2 points, have %d", ErrTooFewPoints, n)
+	}
+	c := mat.NewSymDense(n, nil)
+	c.CopySym(K)
+	if err := k.fit(c); err != nil {
+		return err
+	}
+	k.y = nil
+	return nil
+}
+
+// fit centres K (which it owns and overwrites) and extracts the
+// eigenpairs.
+func (k *KernelPCA) fit(K *mat.SymDense) error {
+	n := K.SymmetricDim()
+	q := k.Q
+	if q == 0 {
+		q = 2
+	}
+	if q < 1 || q > n {
+		panic(fmt.Sprintf("dimred: KernelPCA.Q = %d outside [1, %d]", q, n))
+	}
+	k.vals, k.vecs, k.y = nil, nil, nil
+	raw := K.RawSymmetric()
+	s := raw.Stride
+	a := raw.Data
+	// Mirror the upper triangle so the storage is a full n×n matrix.
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			a[j*s+i] = a[i*s+j]
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j, v := range a[i*s : i*s+n] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: kernel matrix K[%d,%d] = %v", ErrNaN, i, j, v)
+			}
+		}
+	}
+	colMean := make([]float64, n)
+	grand := 0.0
+	if !k.NoCentre {
+		for i := 0; i < n; i++ {
+			t := 0.0
+			for _, v := range a[i*s : i*s+n] {
+				t += v
+			}
+			colMean[i] = t / float64(n) // K symmetric: row mean = column mean
+			grand += t
+		}
+		grand /= float64(n) * float64(n)
+		kernelParallel(n, n*n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				row := a[i*s : i*s+n]
+				ci := colMean[i] - grand
+				for j := range row {
+					row[j] -= ci + colMean[j]
+				}
+			}
+		})
+	}
+	tr := 0.0
+	for i := 0; i < n; i++ {
+		tr += a[i*s+i]
+	}
+
+	var vals []float64
+	var vecs *mat.Dense
+	var err error
+	dense := n <= kpcaDenseMax || 4*q > n || (k.Eigen != nil && k.Eigen.Method == EigenDense)
+	if dense {
+		vals, vecs, err = EigenSym(K, q, Largest, k.Eigen)
+	} else {
+		vals, vecs, err = EigenSymOp(kpcaDenseOp{a: a, n: n, stride: s}, q, Largest, k.Eigen)
+	}
+	if err != nil {
+		return fmt.Errorf("dimred: KernelPCA eigendecomposition: %w", err)
+	}
+	k.n, k.q = n, q
+	k.colMean, k.grandMean, k.trace = colMean, grand, tr
+	k.vals, k.vecs = vals, vecs
+	return nil
+}
+
+// kpcaDenseOp is a full n×n row-major matrix whose matrix–vector
+// product runs over all cores.
+type kpcaDenseOp struct {
+	a         []float64
+	n, stride int
+}
+
+func (o kpcaDenseOp) Size() int { return o.n }
+
+func (o kpcaDenseOp) MulVecTo(dst, x []float64) {
+	n, s := o.n, o.stride
+	kernelParallel(n, n*n, func(lo, hi int) {
+		if lo == hi {
+			return
+		}
+		blas64.Gemv(blas.NoTrans, 1,
+			blas64.General{Rows: hi - lo, Cols: n, Stride: s, Data: o.a[lo*s : (hi-1)*s+n]},
+			blas64.Vector{N: n, Inc: 1, Data: x}, 0,
+			blas64.Vector{N: hi - lo, Inc: 1, Data: dst[lo:hi]})
+	})
+}
+
+func (k *KernelPCA) mustFitted() {
+	if k.vecs == nil {
+		panic("dimred: KernelPCA used before a successful Fit")
+	}
+}
+
+// scale returns the factor by which column c of U is multiplied to give
+// X (√λ_c) and the one by which a centred test-kernel row is projected
+// (1/√λ_c); both are zero for a non-positive eigenvalue.
+func (k *KernelPCA) scale(c int) (sqrtL, invSqrtL float64) {
+	l := k.vals[c]
+	if !(l > 1e-12*math.Abs(k.vals[0])) || l <= 0 {
+		return 0, 0
+	}
+	r := math.Sqrt(l)
+	return r, 1 / r
+}
+
+// LatentTo stores X = U_q Λ_q^{1/2} (n×q) in dst. An empty dst is resized;
+// another shape panics with mat.ErrShape.
+func (k *KernelPCA) LatentTo(dst *mat.Dense) {
+	k.mustFitted()
+	reuseAs(dst, k.n, k.q)
+	for c := 0; c < k.q; c++ {
+		r, _ := k.scale(c)
+		for i := 0; i < k.n; i++ {
+			dst.Set(i, c, r*k.vecs.At(i, c))
+		}
+	}
+}
+
+// EigenvectorsTo stores the n×q orthonormal eigenvectors U of the centred
+// kernel matrix in dst (each column's largest-magnitude entry positive).
+func (k *KernelPCA) EigenvectorsTo(dst *mat.Dense) {
+	k.mustFitted()
+	reuseAs(dst, k.n, k.q)
+	dst.Copy(k.vecs)
+}
+
+// EigenvaluesTo returns the q leading eigenvalues λ_1 ≥ … ≥ λ_q of the
+// centred kernel matrix (of K itself with NoCentre), stored in dst when it
+// has length q, in a new slice when dst is nil; another length panics.
+func (k *KernelPCA) EigenvaluesTo(dst []float64) []float64 {
+	k.mustFitted()
+	if dst == nil {
+		dst = make([]float64, k.q)
+	}
+	if len(dst) != k.q {
+		panic(mat.ErrShape)
+	}
+	copy(dst, k.vals)
+	return dst
+}
+
+// Trace returns tr K̃ = Σ_i λ_i over all n eigenvalues, the total variance
+// in feature space times n (tr K with NoCentre).
+func (k *KernelPCA) Trace() float64 {
+	k.mustFitted()
+	return k.trace
+}
+
+// VarianceExplained returns λ_c / tr K̃ for each of the q components: the
+// share of the feature-space variance each one carries.
+func (k *KernelPCA) VarianceExplained() []float64 {
+	k.mustFitted()
+	out := make([]float64, k.q)
+	for c, l := range k.vals {
+		out[c] = l / k.trace
+	}
+	return out
+}
+
+// ProjectTo stores in dst (m×q) the latent positions of new points Ynew
+// (m×p): with k_t the m×n kernel matrix between Ynew and the training
+// points, it is ProjectKernelTo(dst, k_t). Projecting the training points
+// returns their fitted latent positions. It panics after FitGram, before
+// Fit, and on a column mismatch (mat.ErrShape).
+func (k *KernelPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
+	k.mustFitted()
+	if k.y == nil {
+		panic("dimred: KernelPCA.ProjectTo after FitGram: no training points; use ProjectKernelTo")
+	}
+	var kt mat.Dense
+	KernelMatrixTo(&kt, k.Kernel, Ynew, k.y)
+	k.ProjectKernelTo(dst, &kt)
+}
+
+// ProjectKernelTo stores in dst (m×q) the latent positions of m new points
+// given their m×n kernel matrix Kt with the training points,
+// Kt_ij = k(y*_i, y_j). The test kernel is centred with the training
+// statistics, as the new points' features are centred by the training mean
+// in feature space,
+//
+//	K̃t = Kt − Kt 1 1ᵀ/n − 1 k̄ᵀ + (1ᵀK1/n²) 1 1ᵀ,   k̄ = K1/n,
+//
+// and projected onto the principal axes: X* = K̃t U Λ^{−1/2}. (Uncentred
+// with NoCentre.) Kt with other than n columns panics with mat.ErrShape.
+func (k *KernelPCA) ProjectKernelTo(dst *mat.Dense, Kt mat.Matrix) {
+	k.mustFitted()
+	m, n := Kt.Dims()
+	if n != k.n {
+		panic(mat.ErrShape)
+	}
+	kc := mat.DenseCopyOf(Kt)
+	if !k.NoCentre {
+		for i := 0; i < m; i++ {
+			row := kc.RawRowView(i)
+			r := 0.0
+			for _, v := range row {
+				r += v
+			}
+			r /= float64(n)
+			for j := range row {
+				row[j] += k.grandMean - r - k.colMean[j]
+			}
+		}
+	}
+	reuseAs(dst, m, k.q)
+	dst.Mul(kc, k.vecs)
+	for c := 0; c < k.q; c++ {
+		_, inv := k.scale(c)
+		for i := 0; i < m; i++ {
+			dst.Set(i, c, dst.At(i, c)*inv)
+		}
+	}
+}

@@ -1,0 +1,287 @@
+package dimred
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+)
+
+// alignSigns flips the columns of got to match want's signs (eigenvectors
+// are defined up to sign) and returns the largest absolute difference.
+func kpAlignedMaxDiff(got, want mat.Matrix) float64 {
+	r, c := want.Dims()
+	worst := 0.0
+	for j := 0; j < c; j++ {
+		dot := 0.0
+		for i := 0; i < r; i++ {
+			dot += got.At(i, j) * want.At(i, j)
+		}
+		s := 1.0
+		if dot < 0 {
+			s = -1
+		}
+		for i := 0; i < r; i++ {
+			worst = math.Max(worst, math.Abs(s*got.At(i, j)-want.At(i, j)))
+		}
+	}
+	return worst
+}
+
+// Kernel PCA with the linear kernel is PCA: its latent positions are the
+// principal component scores Ŷ V (gonum's stat.PC as the oracle).
+func TestKernelPCALinearIsPCA(t *testing.T) {
+	Y := kpRandDense(60, 5, 11)
+	// Give the columns different scales so the spectrum is well separated.
+	for j, s := range []float64{5, 3, 2, 1, 0.5} {
+		for i := 0; i < 60; i++ {
+			Y.Set(i, j, s*Y.At(i, j)+float64(j))
+		}
+	}
+	kp := KernelPCA{Kernel: Linear{}, Q: 3}
+	if err := kp.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	var X mat.Dense
+	kp.LatentTo(&X)
+
+	var pc stat.PC
+	if !pc.PrincipalComponents(Y, nil) {
+		t.Fatal("stat.PC failed")
+	}
+	var V mat.Dense
+	pc.VectorsTo(&V)
+	var Yc, scores mat.Dense
+	CentreColumns(&Yc, Y)
+	scores.Mul(&Yc, V.Slice(0, 5, 0, 3))
+	if d := kpAlignedMaxDiff(&X, &scores); d > 1e-8 {
+		t.Errorf("linear kernel PCA differs from PCA scores by %v", d)
+	}
+	// Eigenvalues: λ_c = (n−1)·var_c, since stat.PC uses the unbiased covariance.
+	vars := pc.VarsTo(nil)
+	for c, l := range kp.EigenvaluesTo(nil) {
+		if math.Abs(l-59*vars[c]) > 1e-8*l {
+			t.Errorf("λ_%d = %v, want (n−1)·var = %v", c+1, l, 59*vars[c])
+		}
+	}
+	// Variance explained matches PCA's.
+	tot := 0.0
+	for _, v := range vars {
+		tot += v
+	}
+	for c, f := range kp.VarianceExplained() {
+		if math.Abs(f-vars[c]/tot) > 1e-10 {
+			t.Errorf("variance explained %d = %v, want %v", c+1, f, vars[c]/tot)
+		}
+	}
+}
+
+// At full rank X Xᵀ equals the centred kernel matrix; the latent distances
+// are then the implied feature-space distances 2 − 2k_ij.
+func TestKernelPCAFullRank(t *testing.T) {
+	Y := kpRandDense(40, 3, 12)
+	k := RBF{LengthScale: 0.7}
+	for _, noCentre := range []bool{false, true} {
+		kp := KernelPCA{Kernel: k, Q: 40, NoCentre: noCentre}
+		if err := kp.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		var X, XXt mat.Dense
+		kp.LatentTo(&X)
+		XXt.Mul(&X, X.T())
+		var K mat.SymDense
+		GramTo(&K, k, Y)
+		want := mat.NewDense(40, 40, nil)
+		want.Copy(&K)
+		if !noCentre {
+			H := mat.NewDense(40, 40, nil)
+			for i := 0; i < 40; i++ {
+				for j := 0; j < 40; j++ {
+					H.Set(i, j, -1.0/40)
+				}
+				H.Set(i, i, 1-1.0/40)
+			}
+			want.Mul(H, want)
+			want.Mul(want, H)
+		}
+		if !mat.EqualApprox(&XXt, want, 1e-10) {
+			t.Errorf("NoCentre=%v: X Xᵀ ≠ K̃ (max diff %v)", noCentre, kpMaxAbsDiff(&XXt, want))
+		}
+		var D mat.SymDense
+		PairwiseSquaredDistances(&D, &X)
+		for i := 0; i < 40; i++ {
+			for j := 0; j < 40; j++ {
+				if w := 2 - 2*K.At(i, j); math.Abs(D.At(i, j)-w) > 1e-10 {
+					t.Fatalf("NoCentre=%v: ‖x_i − x_j‖² = %v, want 2 − 2k = %v", noCentre, D.At(i, j), w)
+				}
+			}
+		}
+		s := 0.0
+		for _, f := range kp.VarianceExplained() {
+			s += f
+		}
+		if math.Abs(s-1) > 1e-10 {
+			t.Errorf("NoCentre=%v: variance explained sums to %v at q = n", noCentre, s)
+		}
+		if noCentre && math.Abs(kp.Trace()-40) > 1e-12 {
+			t.Errorf("tr K = %v, want n = 40", kp.Trace())
+		}
+	}
+}
+
+func kpMaxAbsDiff(a, b mat.Matrix) float64 {
+	var d mat.Dense
+	d.Sub(a, b)
+	return math.Max(mat.Max(&d), -mat.Min(&d))
+}
+
+// ProjectTo on the training points returns their fitted latent positions.
+func TestKernelPCAProjectTraining(t *testing.T) {
+	Y := kpRandDense(50, 4, 13)
+	for _, k := range []Kernel{RBF{LengthScale: 1.5}, Linear{}, Polynomial{Degree: 2, Offset: 1}} {
+		for _, noCentre := range []bool{false, true} {
+			kp := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre}
+			if err := kp.Fit(Y); err != nil {
+				t.Fatal(err)
+			}
+			var X, P mat.Dense
+			kp.LatentTo(&X)
+			kp.ProjectTo(&P, Y)
+			if d := kpMaxAbsDiff(&X, &P); d > 1e-9*math.Max(1, mat.Max(&X)) {
+				t.Errorf("%T NoCentre=%v: ProjectTo(training) differs from latent by %v", k, noCentre, d)
+			}
+		}
+	}
+	// Linear kernel: projecting new points is PCA's projection (ŷ* V).
+	kp := KernelPCA{Kernel: Linear{}, Q: 2}
+	if err := kp.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	Ynew := kpRandDense(5, 4, 14)
+	var P mat.Dense
+	kp.ProjectTo(&P, Ynew)
+	var pc stat.PC
+	pc.PrincipalComponents(Y, nil)
+	var V mat.Dense
+	pc.VectorsTo(&V)
+	mu := ColumnMeans(Y)
+	var Yc, want mat.Dense
+	Yc.CloneFrom(Ynew)
+	for i := 0; i < 5; i++ {
+		for j := 0; j < 4; j++ {
+			Yc.Set(i, j, Yc.At(i, j)-mu[j])
+		}
+	}
+	want.Mul(&Yc, V.Slice(0, 4, 0, 2))
+	// Align signs using the training scores.
+	var X, S mat.Dense
+	kp.LatentTo(&X)
+	var Yt mat.Dense
+	CentreColumns(&Yt, Y)
+	S.Mul(&Yt, V.Slice(0, 4, 0, 2))
+	for c := 0; c < 2; c++ {
+		if mat.Dot(X.ColView(c), S.ColView(c)) < 0 {
+			for i := 0; i < 5; i++ {
+				want.Set(i, c, -want.At(i, c))
+			}
+		}
+	}
+	if d := kpMaxAbsDiff(&P, &want); d > 1e-8 {
+		t.Errorf("linear ProjectTo differs from PCA projection by %v", d)
+	}
+}
+
+// The multi-core operator path (n above kpcaDenseMax, small q) agrees with
+// the dense path.
+func TestKernelPCAOperatorPath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("n = 700 eigenproblems")
+	}
+	Y := kpRandDense(kpcaDenseMax+100, 3, 15)
+	k := RBF{LengthScale: 1}
+	a := KernelPCA{Kernel: k, Q: 3}
+	b := KernelPCA{Kernel: k, Q: 3, Eigen: &EigenSettings{Method: EigenDense}}
+	if err := a.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	var Xa, Xb mat.Dense
+	a.LatentTo(&Xa)
+	b.LatentTo(&Xb)
+	if d := kpAlignedMaxDiff(&Xa, &Xb); d > 1e-7 {
+		t.Errorf("operator and dense paths differ by %v", d)
+	}
+}
+
+func TestKernelPCAFitGram(t *testing.T) {
+	Y := kpRandDense(30, 2, 16)
+	k := RBF{LengthScale: 1}
+	var K mat.SymDense
+	GramTo(&K, k, Y)
+	a := KernelPCA{Kernel: k, Q: 2}
+	b := KernelPCA{Q: 2}
+	if err := a.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.FitGram(&K); err != nil {
+		t.Fatal(err)
+	}
+	var Xa, Xb, Pb mat.Dense
+	a.LatentTo(&Xa)
+	b.LatentTo(&Xb)
+	if !mat.EqualApprox(&Xa, &Xb, 1e-12) {
+		t.Error("FitGram differs from Fit")
+	}
+	b.ProjectKernelTo(&Pb, &K)
+	if !mat.EqualApprox(&Xb, &Pb, 1e-10) {
+		t.Error("ProjectKernelTo(K) differs from latent")
+	}
+	kpMustPanic(t, "ProjectTo after FitGram", func() { b.ProjectTo(&Pb, Y) })
+	if K.At(0, 1) != k.Eval(Y.RawRowView(0), Y.RawRowView(1)) {
+		t.Error("FitGram modified K")
+	}
+}
+
+func TestKernelPCABadInput(t *testing.T) {
+	Y := kpRandDense(10, 3, 17)
+	Y.Set(4, 2, math.NaN())
+	kp := KernelPCA{Kernel: RBF{LengthScale: 1}}
+	if err := kp.Fit(Y); !errors.Is(err, ErrNaN) {
+		t.Errorf("NaN in Y: err = %v, want ErrNaN", err)
+	}
+	if err := kp.Fit(kpRandDense(1, 3, 1)); !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("one point: err = %v, want ErrTooFewPoints", err)
+	}
+	big := kpRandDense(5, 2, 1)
+	big.Set(0, 0, 1e200)
+	kp2 := KernelPCA{Kernel: Polynomial{Degree: 3}}
+	if err := kp2.Fit(big); !errors.Is(err, ErrNaN) {
+		t.Errorf("overflowing kernel: err = %v, want ErrNaN", err)
+	}
+	good := kpRandDense(10, 3, 18)
+	kpMustPanic(t, "nil kernel", func() { (&KernelPCA{}).Fit(good) })
+	kpMustPanic(t, "Q > n", func() { (&KernelPCA{Kernel: Linear{}, Q: 11}).Fit(good) })
+	kpMustPanic(t, "Q < 0", func() { (&KernelPCA{Kernel: Linear{}, Q: -1}).Fit(good) })
+	kpMustPanic(t, "non-positive width", func() { (&KernelPCA{Kernel: RBF{}}).Fit(good) })
+	kpMustPanic(t, "unfitted", func() {
+		var X mat.Dense
+		(&KernelPCA{Kernel: Linear{}}).LatentTo(&X)
+	})
+	kp3 := KernelPCA{Kernel: RBF{LengthScale: 1}}
+	if err := kp3.Fit(good); err != nil {
+		t.Fatal(err)
+	}
+	kpMustPanic(t, "ProjectTo column mismatch", func() {
+		var P mat.Dense
+		kp3.ProjectTo(&P, kpRandDense(2, 4, 1))
+	})
+	kpMustPanic(t, "LatentTo wrong dst", func() { kp3.LatentTo(mat.NewDense(3, 3, nil)) })
+	kpMustPanic(t, "ProjectKernelTo wrong width", func() {
+		var P mat.Dense
+		kp3.ProjectKernelTo(&P, mat.NewDense(2, 9, nil))
+	})
+}

@@ -1,0 +1,350 @@
+package dimred
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrNotEuclidean reports squared distances whose double-centred matrix
+// B = −½HDH has fewer than q positive eigenvalues, so no q-dimensional
+// configuration can be read off it.
+var ErrNotEuclidean = errors.New("dimred: fewer than q positive eigenvalues (distances far from Euclidean)")
+
+// DefaultMDSDenseLimit is the largest n for which ClassicalMDS, by default,
+// computes all n eigenvalues of B with a dense solver.
+const DefaultMDSDenseLimit = 1000
+
+// ClassicalMDS is classical multidimensional scaling (Torgerson–Gower
+// scaling; §3.5 of the book): from squared distances D (n×n) form the
+// "standard transformation"
+//
+//	B = −½ H D H,   H = I − n⁻¹ 1 1ᵀ,
+//
+// take its top q eigenpairs B U_q = U_q Λ_q and set
+//
+//	X = U_q Λ_q^{1/2}          (the default; it reproduces D when D is
+//	                            Euclidean of rank ≤ q)
+//	X = √(q/p) U_q Λ_q^{1/2}   (the book's step 3, when P = p > 0).
+//
+// When D holds the Euclidean squared distances of centred data Ŷ,
+// B = ŶŶᵀ and classical MDS is principal coordinates analysis (PCA in the
+// dual). D is Euclidean iff B is positive semi-definite (Schoenberg;
+// Young–Householder); road distances are not, so B has negative
+// eigenvalues, which EigenvaluesTo reports and NegativeMass summarises.
+//
+// For n ≤ DenseLimit all n eigenvalues come from a dense solve; above it
+// only the top q are computed by the package's partial eigensolver on the
+// implicit operator x ↦ −½HDHx (B is never formed), and NegativeMass and
+// FitRatios return NaN.
+type ClassicalMDS struct {
+	Q int // q, latent dimension; 0 < q < n
+
+	// P, if > 0, is the data dimension p and scales X by √(q/p) (the
+	// book's step 3). 0 (the default) leaves X = U_q Λ_q^{1/2}.
+	P int
+
+	// Plain, if true, says FitDistances receives plain distances d_ij,
+	// which are squared first. The default is squared distances.
+	Plain bool
+
+	// DenseLimit is the largest n solved densely (all eigenvalues);
+	// 0 means DefaultMDSDenseLimit; a negative value forces the partial
+	// solver.
+	DenseLimit int
+
+	Eigen *EigenSettings // partial eigensolver settings; nil means defaults
+
+	vals []float64 // eigenvalues, descending: all n (dense) or the top q
+	all  bool
+	x    *mat.Dense
+}
+
+// Fit runs classical MDS on the Euclidean squared distances between the
+// rows of Y (n×p). It panics unless 0 < q < n and returns an error wrapping
+// ErrNaN for a non-finite entry of Y. (For Euclidean data B = ŶŶᵀ; Fit
+// forms D anyway so that its result is exactly FitDistances of D.)
+func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
+	n, _ := Y.Dims()
+	m.checkQ(n)
+	if err := checkFinite(Y, "Y"); err != nil {
+		return err
+	}
+	D := mat.NewSymDense(n, nil)
+	PairwiseSquaredDistances(D, Y)
+	return m.fit(D)
+}
+
+// FitDistances runs classical MDS on the n×n symmetric matrix D of
+// SQUARED distances (plain distances when Plain is set). It panics unless
+// 0 < q < n. It returns an error wrapping ErrNaN for a non-finite entry,
+// ErrNotDistance for a negative entry, a non-zero diagonal or an
+// asymmetric D (checked when D is not a *mat.SymDense), and
+// ErrNotEuclidean when B has fewer than q positive eigenvalues.
+func (m *ClassicalMDS) FitDistances(D mat.Symmetric) error {
+	n := D.SymmetricDim()
+	m.checkQ(n)
+	sd := mat.NewSymDense(n, nil)
+	_, isSym := D.(*mat.SymDense)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := D.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: D[%d,%d] = %v", ErrNaN, i, j, v)
+			}
+			if v < 0 {
+				return fmt.Errorf("%w: D[%d,%d] = %v is negative", ErrNotDistance, i, j, v)
+			}
+			if i == j && v != 0 {
+				return fmt.Errorf("%w: diagonal D[%d,%d] = %v is not zero", ErrNotDistance, i, i, v)
+			}
+			if !isSym && j > i {
+				if w := D.At(j, i); w != v {
+					return fmt.Errorf("%w: D[%d,%d] = %v but D[%d,%d] = %v (not symmetric)", ErrNotDistance, i, j, v, j, i, w)
+				}
+			}
+			if m.Plain {
+				v *= v
+			}
+			sd.SetSym(i, j, v)
+		}
+	}
+	return m.fit(sd)
+}
+
+func (m *ClassicalMDS) checkQ(n int) {
+	if m.Q <= 0 || m.Q >= n {
+		panic(fmt.Sprintf("dimred: ClassicalMDS q = %d outside [1, n−1=%d]", m.Q, n-1))
+	}
+	if m.P < 0 {
+		panic("dimred: ClassicalMDS P < 0")
+	}
+}
+
+func (m *ClassicalMDS) fit(D *mat.SymDense) error {
+	n := D.SymmetricDim()
+	m.x, m.vals, m.all = nil, nil, false
+	limit := m.DenseLimit
+	if limit == 0 {
+		limit = DefaultMDSDenseLimit
+	}
+	var (
+		vals []float64
+		vecs *mat.Dense
+		err  error
+	)
+	if n <= limit {
+		B := DoubleCentre(nil, D)
+		vals, vecs, err = EigenSym(B, n, Largest, &EigenSettings{Method: EigenDense})
+		m.all = true
+	} else {
+		vals, vecs, err = EigenSymOp(newDoubleCentredOp(D), m.Q, Largest, m.Eigen)
+	}
+	if err != nil {
+		return fmt.Errorf("dimred: ClassicalMDS eigensolve: %w", err)
+	}
+	// Eigenvalues within round-off of zero count as zero; clearly
+	// negative ones among the top q mean no q-dimensional configuration.
+	scale := math.Abs(vals[0])
+	for c := 0; c < m.Q; c++ {
+		if vals[c] < -1e-9*scale {
+			return fmt.Errorf("%w: λ_%d = %.4g < 0 (q = %d)", ErrNotEuclidean, c+1, vals[c], m.Q)
+		}
+	}
+	x := mat.NewDense(n, m.Q, nil)
+	s := 1.0
+	if m.P > 0 {
+		s = math.Sqrt(float64(m.Q) / float64(m.P))
+	}
+	for c := 0; c < m.Q; c++ {
+		sc := s * math.Sqrt(math.Max(vals[c], 0))
+		for i := 0; i < n; i++ {
+			x.Set(i, c, sc*vecs.At(i, c))
+		}
+	}
+	m.vals, m.x = vals, x
+	return nil
+}
+
+// LatentTo stores the configuration X (n×q).
+func (m *ClassicalMDS) LatentTo(dst *mat.Dense) {
+	m.mustFit()
+	r, c := m.x.Dims()
+	reuseAs(dst, r, c)
+	dst.Copy(m.x)
+}
+
+// EigenvaluesTo returns the eigenvalues of B = −½HDH in descending order:
+// all n of them, negative ones included, when n ≤ DenseLimit; otherwise
+// only the top q. dst is reused when it has the right length.
+func (m *ClassicalMDS) EigenvaluesTo(dst []float64) []float64 {
+	m.mustFit()
+	if len(dst) != len(m.vals) {
+		dst = make([]float64, len(m.vals))
+	}
+	copy(dst, m.vals)
+	return dst
+}
+
+// AllEigenvalues reports whether EigenvaluesTo returns the whole spectrum.
+func (m *ClassicalMDS) AllEigenvalues() bool { m.mustFit(); return m.all }
+
+// EigenvalueSigns counts the positive, negative and zero eigenvalues of B,
+// an eigenvalue counting as zero when |λ| ≤ tol·max|λ| (tol ≤ 0 means
+// 1e-10). The counts are of the whole spectrum only when AllEigenvalues.
+func (m *ClassicalMDS) EigenvalueSigns(tol float64) (pos, neg, zero int) {
+	m.mustFit()
+	if tol <= 0 {
+		tol = 1e-10
+	}
+	mx := 0.0
+	for _, v := range m.vals {
+		mx = math.Max(mx, math.Abs(v))
+	}
+	for _, v := range m.vals {
+		switch {
+		case math.Abs(v) <= tol*mx:
+			zero++
+		case v > 0:
+			pos++
+		default:
+			neg++
+		}
+	}
+	return pos, neg, zero
+}
+
+// NegativeMass returns Σ|λ⁻| / Σ|λ|, the share of the absolute spectrum of
+// B carried by negative eigenvalues: 0 for Euclidean distances, about 18%
+// for the book's road distances. NaN unless AllEigenvalues.
+func (m *ClassicalMDS) NegativeMass() float64 {
+	m.mustFit()
+	if !m.all {
+		return math.NaN()
+	}
+	neg, tot := 0.0, 0.0
+	for _, v := range m.vals {
+		tot += math.Abs(v)
+		if v < 0 {
+			neg -= v
+		}
+	}
+	if tot == 0 {
+		return 0
+	}
+	return neg / tot
+}
+
+// FitRatios returns Mardia's goodness-of-fit ratios for q dimensions
+// (Mardia, Kent & Bibby 1979, §14.4),
+//
+//	α₁ = Σ_{k≤q} λ_k / Σ_k |λ_k|,   α₂ = Σ_{k≤q} λ_k² / Σ_k λ_k²,
+//
+// both 1 when D is Euclidean of rank ≤ q. NaN unless AllEigenvalues.
+func (m *ClassicalMDS) FitRatios() (a1, a2 float64) {
+	m.mustFit()
+	if !m.all {
+		return math.NaN(), math.NaN()
+	}
+	var s1, s1abs, s2, s2all float64
+	for k, v := range m.vals {
+		s1abs += math.Abs(v)
+		s2all += v * v
+		if k < m.Q {
+			s1 += v
+			s2 += v * v
+		}
+	}
+	return s1 / s1abs, s2 / s2all
+}
+
+func (m *ClassicalMDS) mustFit() {
+	if m.x == nil {
+		panic("dimred: ClassicalMDS used before Fit")
+	}
+}
+
+// DoubleCentre stores B = −½ H D H in dst and returns it, the "standard
+// transformation" of squared distances into centred inner products (§3.5):
+// b_ij = −½ (d_ij − r_i − r_j + g) with r_i the row means and g the grand
+// mean of D. For Euclidean D = D(Y), B = ŶŶᵀ. A nil dst is allocated; a
+// dst of the wrong size panics with mat.ErrShape.
+func DoubleCentre(dst *mat.SymDense, D mat.Symmetric) *mat.SymDense {
+	n := D.SymmetricDim()
+	if dst == nil {
+		dst = mat.NewSymDense(n, nil)
+	} else if dst.IsEmpty() {
+		dst.ReuseAsSym(n)
+	} else if dst.SymmetricDim() != n {
+		panic(mat.ErrShape)
+	}
+	r := make([]float64, n)
+	g := 0.0
+	for i := 0; i < n; i++ {
+		s := 0.0
+		for j := 0; j < n; j++ {
+			s += D.At(i, j)
+		}
+		r[i] = s / float64(n)
+		g += r[i]
+	}
+	g /= float64(n)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			dst.SetSym(i, j, -0.5*(D.At(i, j)-r[i]-r[j]+g))
+		}
+	}
+	return dst
+}
+
+// doubleCentredOp is the implicit operator x ↦ −½ H D H x, applied as
+//
+//	−½ (D x − r (1ᵀx) − 1 (rᵀx) + g 1 (1ᵀx)),   r = D1/n, g = 1ᵀD1/n²,
+//
+// one symmetric matrix–vector product (BLAS dsymv) and O(n) work per
+// application, without forming B.
+type doubleCentredOp struct {
+	d blas64.Symmetric
+	r []float64
+	g float64
+}
+
+func newDoubleCentredOp(D *mat.SymDense) *doubleCentredOp {
+	n := D.SymmetricDim()
+	raw := D.RawSymmetric()
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	r := make([]float64, n)
+	blas64.Symv(1/float64(n), raw, blas64.Vector{N: n, Inc: 1, Data: ones}, 0, blas64.Vector{N: n, Inc: 1, Data: r})
+	g := 0.0
+	for _, v := range r {
+		g += v
+	}
+	g /= float64(n)
+	if raw.Uplo != blas.Upper && raw.Uplo != blas.Lower {
+		raw.Uplo = blas.Upper
+	}
+	return &doubleCentredOp{d: raw, r: r, g: g}
+}
+
+func (o *doubleCentredOp) Size() int { return o.d.N }
+
+func (o *doubleCentredOp) MulVecTo(dst, x []float64) {
+	n := o.d.N
+	blas64.Symv(1, o.d, blas64.Vector{N: n, Inc: 1, Data: x}, 0, blas64.Vector{N: n, Inc: 1, Data: dst})
+	s, rx := 0.0, 0.0
+	for i, v := range x {
+		s += v
+		rx += o.r[i] * v
+	}
+	c := o.g*s - rx
+	for i := range dst {
+		dst[i] = -0.5 * (dst[i] - o.r[i]*s + c)
+	}
+}

@@ -1,0 +1,315 @@
+package dimred
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat/mds"
+)
+
+func randMatrix(rng *rand.Rand, n, p int) *mat.Dense {
+	m := mat.NewDense(n, p, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < p; j++ {
+			m.Set(i, j, rng.NormFloat64())
+		}
+	}
+	return m
+}
+
+func maxAbsDiff(a, b mat.Matrix) float64 {
+	r, c := a.Dims()
+	m := 0.0
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			m = math.Max(m, math.Abs(a.At(i, j)-b.At(i, j)))
+		}
+	}
+	return m
+}
+
+func TestDoubleCentreIsGram(t *testing.T) {
+	// −½HDH = ŶŶᵀ (book §3.5, L1914–L1922).
+	rng := rand.New(rand.NewPCG(1, 2))
+	Y := randMatrix(rng, 20, 5)
+	D := mat.NewSymDense(20, nil)
+	PairwiseSquaredDistances(D, Y)
+	B := DoubleCentre(nil, D)
+	var yc, G mat.Dense
+	CentreColumns(&yc, Y)
+	G.Mul(&yc, yc.T())
+	if d := maxAbsDiff(B, &G); d > 1e-10 {
+		t.Errorf("−½HDH − ŶŶᵀ: max |diff| = %g", d)
+	}
+	// zero row sums
+	for i := 0; i < 20; i++ {
+		s := 0.0
+		for j := 0; j < 20; j++ {
+			s += B.At(i, j)
+		}
+		if math.Abs(s) > 1e-10 {
+			t.Errorf("row %d of B sums to %g", i, s)
+		}
+	}
+	// the implicit operator agrees with the dense B
+	op := newDoubleCentredOp(D)
+	x := make([]float64, 20)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	got := make([]float64, 20)
+	op.MulVecTo(got, x)
+	var want mat.VecDense
+	want.MulVec(B, mat.NewVecDense(20, x))
+	for i := range got {
+		if math.Abs(got[i]-want.AtVec(i)) > 1e-10 {
+			t.Fatalf("operator row %d: %g vs %g", i, got[i], want.AtVec(i))
+		}
+	}
+}
+
+func TestClassicalMDSExactOnEuclidean(t *testing.T) {
+	// CMDS with q = rank reproduces Euclidean distances exactly and
+	// recovers the configuration up to rotation/reflection/translation.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct{ n, p, dense int }{{40, 3, 0}, {60, 2, -1}, {1200, 3, 0}} {
+		t.Run(fmt.Sprintf("n=%d,p=%d,dense=%d", tc.n, tc.p, tc.dense), func(t *testing.T) {
+			if tc.n > 500 && testing.Short() {
+				t.Skip("large")
+			}
+			Y := randMatrix(rng, tc.n, tc.p)
+			m := &ClassicalMDS{Q: tc.p, DenseLimit: tc.dense}
+			if err := m.Fit(Y); err != nil {
+				t.Fatal(err)
+			}
+			var X mat.Dense
+			m.LatentTo(&X)
+			D, Dx := mat.NewSymDense(tc.n, nil), mat.NewSymDense(tc.n, nil)
+			PairwiseSquaredDistances(D, Y)
+			PairwiseSquaredDistances(Dx, &X)
+			if d := maxAbsDiff(D, Dx); d > 1e-8 {
+				t.Errorf("distances not reproduced: max |Δ| = %g", d)
+			}
+			res, err := Procrustes(&X, Y, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.RMS > 1e-8 {
+				t.Errorf("Procrustes RMS %g", res.RMS)
+			}
+			if m.AllEigenvalues() {
+				pos, neg, zero := m.EigenvalueSigns(0)
+				if pos != tc.p || neg != 0 || zero != tc.n-tc.p {
+					t.Errorf("signs %d/%d/%d, want %d/0/%d", pos, neg, zero, tc.p, tc.n-tc.p)
+				}
+				if nm := m.NegativeMass(); nm > 1e-12 {
+					t.Errorf("negative mass %g on Euclidean data", nm)
+				}
+				a1, a2 := m.FitRatios()
+				if math.Abs(a1-1) > 1e-10 || math.Abs(a2-1) > 1e-10 {
+					t.Errorf("fit ratios %g %g, want 1 1", a1, a2)
+				}
+			} else if !math.IsNaN(m.NegativeMass()) {
+				t.Error("NegativeMass should be NaN without the full spectrum")
+			}
+		})
+	}
+}
+
+func TestClassicalMDSScaleP(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	Y := randMatrix(rng, 30, 6)
+	a, b := &ClassicalMDS{Q: 2}, &ClassicalMDS{Q: 2, P: 6}
+	if err := a.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	var xa, xb mat.Dense
+	a.LatentTo(&xa)
+	b.LatentTo(&xb)
+	xa.Scale(math.Sqrt(2.0/6), &xa)
+	if d := maxAbsDiff(&xa, &xb); d > 1e-12 {
+		t.Errorf("√(q/p) scaling: %g", d)
+	}
+}
+
+// nonEuclidean returns plain distances that violate Euclidean geometry:
+// Euclidean distances of a random cloud multiplied by random factors.
+func nonEuclidean(rng *rand.Rand, n int) *mat.SymDense {
+	Y := randMatrix(rng, n, 3)
+	D := mat.NewSymDense(n, nil)
+	PairwiseSquaredDistances(D, Y)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			D.SetSym(i, j, math.Sqrt(D.At(i, j))*(1+0.5*rng.Float64()))
+		}
+	}
+	return D
+}
+
+func TestClassicalMDSAgreesWithTorgerson(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 25
+	D := nonEuclidean(rng, n)
+	var tx mat.Dense
+	teig := make([]float64, n)
+	k, _ := mds.TorgersonScaling(&tx, teig, D)
+	if k < 2 {
+		t.Fatalf("Torgerson k = %d", k)
+	}
+	for _, dense := range []int{0, -1} {
+		m := &ClassicalMDS{Q: 2, Plain: true, DenseLimit: dense}
+		if err := m.FitDistances(D); err != nil {
+			t.Fatal(err)
+		}
+		vals := m.EigenvaluesTo(nil)
+		if dense == 0 {
+			if len(vals) != n {
+				t.Fatalf("%d eigenvalues, want %d", len(vals), n)
+			}
+			for i := range vals {
+				if math.Abs(vals[i]-teig[i]) > 1e-9*math.Abs(teig[0]) {
+					t.Errorf("λ_%d = %g, Torgerson %g", i, vals[i], teig[i])
+				}
+			}
+			if _, neg, _ := m.EigenvalueSigns(0); neg == 0 {
+				t.Error("expected negative eigenvalues for non-Euclidean distances")
+			}
+			if nm := m.NegativeMass(); nm <= 0 || nm >= 0.5 {
+				t.Errorf("negative mass %g", nm)
+			}
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		for c := 0; c < 2; c++ {
+			// same column up to sign
+			s := 1.0
+			if X.At(0, c)*tx.At(0, c) < 0 {
+				s = -1
+			}
+			for i := 0; i < n; i++ {
+				if d := math.Abs(X.At(i, c) - s*tx.At(i, c)); d > 1e-7 {
+					t.Fatalf("dense=%d X[%d,%d] = %g, Torgerson %g", dense, i, c, X.At(i, c), s*tx.At(i, c))
+				}
+			}
+		}
+	}
+}
+
+func TestClassicalMDSChordDistances(t *testing.T) {
+	// Chord distances between points on a sphere are Euclidean in 3-D:
+	// exactly 3 positive and no negative eigenvalues (catalog T3.c).
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n = 50
+	Y := mat.NewDense(n, 3, nil)
+	for i := 0; i < n; i++ {
+		lat := (rng.Float64()*35 + 30) * math.Pi / 180
+		lon := (rng.Float64()*65 - 15) * math.Pi / 180
+		Y.SetRow(i, []float64{math.Cos(lat) * math.Cos(lon), math.Cos(lat) * math.Sin(lon), math.Sin(lat)})
+	}
+	m := &ClassicalMDS{Q: 2}
+	if err := m.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	pos, neg, _ := m.EigenvalueSigns(1e-9)
+	if pos != 3 || neg != 0 {
+		t.Errorf("chord distances: %d positive, %d negative; want 3, 0", pos, neg)
+	}
+}
+
+// asym is a mat.Symmetric that is not symmetric, to test the check.
+type asym struct{ *mat.Dense }
+
+func (a asym) SymmetricDim() int { r, _ := a.Dims(); return r }
+
+func TestClassicalMDSBadInput(t *testing.T) {
+	good := func() *mat.SymDense {
+		return mat.NewSymDense(4, []float64{0, 1, 4, 9, 1, 0, 1, 4, 4, 1, 0, 1, 9, 4, 1, 0})
+	}
+	for _, tc := range []struct {
+		name string
+		D    mat.Symmetric
+		want error
+	}{
+		{"NaN", func() mat.Symmetric { d := good(); d.SetSym(0, 2, math.NaN()); return d }(), ErrNaN},
+		{"Inf", func() mat.Symmetric { d := good(); d.SetSym(1, 3, math.Inf(1)); return d }(), ErrNaN},
+		{"negative", func() mat.Symmetric { d := good(); d.SetSym(0, 1, -1); return d }(), ErrNotDistance},
+		{"diagonal", func() mat.Symmetric { d := good(); d.SetSym(2, 2, 1); return d }(), ErrNotDistance},
+		{"asymmetric", asym{mat.NewDense(4, 4, []float64{0, 1, 4, 9, 1, 0, 1, 4, 4, 2, 0, 1, 9, 4, 1, 0})}, ErrNotDistance},
+	} {
+		err := (&ClassicalMDS{Q: 1}).FitDistances(tc.D)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if err := (&ClassicalMDS{Q: 1}).FitDistances(good()); err != nil {
+		t.Errorf("points on a line: %v", err)
+	}
+	// q beyond the positive spectrum of a non-Euclidean D
+	rng := rand.New(rand.NewPCG(11, 12))
+	D := nonEuclidean(rng, 12)
+	err := (&ClassicalMDS{Q: 11, Plain: true}).FitDistances(D)
+	if !errors.Is(err, ErrNotEuclidean) {
+		t.Errorf("q = n−1 on non-Euclidean D: got %v, want ErrNotEuclidean", err)
+	}
+	for _, q := range []int{0, -1, 4, 5} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("q = %d with n = 4 did not panic", q)
+				}
+			}()
+			(&ClassicalMDS{Q: q}).FitDistances(good())
+		}()
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("LatentTo before Fit did not panic")
+			}
+		}()
+		var X mat.Dense
+		(&ClassicalMDS{Q: 1}).LatentTo(&X)
+	}()
+}
+
+// BenchmarkClassicalMDS is the end-to-end ladder: squared distances of n
+// Euclidean points in 10 dimensions, double centring (implicit) and the
+// top two eigenpairs by the partial eigensolver.
+func BenchmarkClassicalMDS(b *testing.B) {
+	for _, n := range []int{500, 1000, 2000, 4000, 8000} {
+		rng := rand.New(rand.NewPCG(1, uint64(n)))
+		Y := randMatrix(rng, n, 10)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				m := &ClassicalMDS{Q: 2, DenseLimit: -1}
+				if err := m.Fit(Y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkClassicalMDSDense is the full-spectrum dense path, for
+// comparison with the partial solver.
+func BenchmarkClassicalMDSDense(b *testing.B) {
+	for _, n := range []int{250, 500, 1000} {
+		rng := rand.New(rand.NewPCG(1, uint64(n)))
+		Y := randMatrix(rng, n, 10)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				m := &ClassicalMDS{Q: 2}
+				if err := m.Fit(Y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

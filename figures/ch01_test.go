@@ -1,0 +1,130 @@
+package figures
+
+import (
+	"math"
+	"testing"
+)
+
+func TestChapter1EggFigures(t *testing.T) {
+	// book captions L.338, L.341, L.344 (yolk/green/white %), ±0.05 points.
+	for _, c := range []struct {
+		id   string
+		make func() (*Figure, error)
+	}{{"1.1", Fig1_1EggMass1D}, {"1.2", Fig1_2EggMass2D}, {"1.3", Fig1_3EggMass3D}} {
+		f, err := c.make()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.ID != c.id {
+			t.Errorf("ID %q, want %q", f.ID, c.id)
+		}
+		if len(f.Numbers) != 3 {
+			t.Fatalf("%s: %d numbers, want 3", c.id, len(f.Numbers))
+		}
+		for _, n := range f.Numbers {
+			if !n.Agrees() {
+				t.Errorf("%s %s: ours %.3f, book %.1f", c.id, n.Name, n.Ours, n.Book)
+			}
+		}
+		if f.Resolve() != Reproduced {
+			t.Errorf("%s: status %s", c.id, f.Resolve())
+		}
+		checkGolden(t, f)
+	}
+}
+
+func TestFig1_5WhitePeak(t *testing.T) {
+	f, err := Fig1_5MassAgainstDimension()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// catalog book-ch1-2.md §1.3: the white band peaks near D = 8 at 35.8 %.
+	got := map[string]float64{}
+	for _, n := range f.Numbers {
+		got[n.Name] = n.Ours
+	}
+	if got["dimension of white peak"] != 8 || math.Abs(got["white mass peak (%)"]-35.77) > 0.01 {
+		t.Errorf("white peak %.3f%% at D = %v, catalog 35.77%% at 8", got["white mass peak (%)"], got["dimension of white peak"])
+	}
+	checkGolden(t, f)
+}
+
+func TestFig1_8VarianceNearPrediction(t *testing.T) {
+	f, err := Fig1_8GaussianDistances()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, pred := f.Numbers[0].Ours, f.Numbers[1].Ours
+	// catalog: 0.00795 / 0.00827 / 0.00802 over three seeds against 8/p = 0.008.
+	if pred != 0.008 || math.Abs(v-pred) > 0.0005 {
+		t.Errorf("variance %v, predicted %v; want within 0.0005 of 0.008", v, pred)
+	}
+	checkGolden(t, f)
+}
+
+func TestFig1_16TwoDimensionalCurveFitsBetter(t *testing.T) {
+	f, err := Fig1_16StructuredGaussian()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, n := range f.Numbers {
+		got[n.Name] = n.Ours
+	}
+	m1000, m2 := got["L1 misfit to G(500, 250)"], got["L1 misfit to G(1, 0.5)"]
+	// The book (L.580): the 2-D curve fits "much better". Measured: the L1 distance
+	// between histogram and curve is near its maximum 2 for G(500,250), small for G(1,0.5).
+	if !(m2 < 0.15 && m1000 > 1.5) {
+		t.Errorf("L1 misfits: p=1000 curve %.3f, q=2 curve %.3f; want > 1.5 and < 0.15", m1000, m2)
+	}
+	// catalog: variance of the normalised distances ≈ 3.8 (3.73–3.82 over three seeds).
+	if v := got["variance of squared distances"]; v < 3.3 || v > 4.3 {
+		t.Errorf("variance %.3f, catalog ≈ 3.8", v)
+	}
+	checkGolden(t, f)
+}
+
+func TestChapter1SchematicGoldens(t *testing.T) {
+	for _, make := range []func() (*Figure, error){Fig1_4DistanceSchematic, Fig1_6ProjectedGaussian, Fig1_7MixtureOfGaussians} {
+		f, err := make()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, f)
+	}
+}
+
+func TestPrintedTol(t *testing.T) {
+	for _, c := range []struct{ v, want float64 }{{1.98, 0.005}, {0.667, 0.0005}, {0.0784, 0.00005}, {0.000323, 5e-7}} {
+		if got := printedTol(c.v); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("printedTol(%v) = %v, want %v", c.v, got, c.want)
+		}
+	}
+}
+
+func TestAllRegisteredFiguresRender(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders every figure")
+	}
+	for _, e := range Entries() {
+		f, err := e.Make()
+		if err != nil {
+			t.Errorf("figure %s: %v", e.ID, err)
+			continue
+		}
+		if f.ID != e.ID || f.Caption == "" || f.Data == "" || len(f.Panels) == 0 {
+			t.Errorf("figure %s: incomplete (id %q, caption %q, data %q, %d panels)", e.ID, f.ID, f.Caption, f.Data, len(f.Panels))
+		}
+		if f.Resolve() != Reproduced && f.Why == "" && f.Resolve() == NotReproducible {
+			t.Errorf("figure %s: not reproducible without a reason", e.ID)
+		}
+		for _, n := range f.Numbers {
+			if math.IsNaN(n.Ours) {
+				t.Errorf("figure %s: number %q not computed", e.ID, n.Name)
+			}
+		}
+		if _, err := f.SVG(); err != nil {
+			t.Errorf("figure %s: %v", e.ID, err)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+package figures
+
+import (
+	"bytes"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestInteractiveScatter(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{0, 1, 2, 3, 4, 5})
+	page, err := InteractiveScatter("t", X, []int{0, 1, 0}, []string{"alpha", "beta"}, []string{"a", "b", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"alpha", "beta", "echarts"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if _, err := InteractiveScatter("t", mat.NewDense(3, 1, nil), nil, nil, nil); err == nil {
+		t.Error("one column: no error")
+	}
+	if _, err := InteractiveScatter("t", X, []int{0}, nil, nil); err == nil {
+		t.Error("label count mismatch: no error")
+	}
+}

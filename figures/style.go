@@ -1,0 +1,149 @@
+package figures
+
+import (
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Colours shared by the figures; the egg colours are the book's MATLAB
+// values (yellow [1 1 0], green [0 0.7 0.5]).
+var (
+	yolkColour  = color.RGBA{R: 255, G: 255, A: 255}
+	greenColour = color.RGBA{G: 179, B: 128, A: 255}
+	whiteColour = color.RGBA{R: 250, G: 250, B: 245, A: 255}
+	histColour  = color.RGBA{R: 90, G: 120, B: 200, A: 255}
+	theoryRed   = color.RGBA{R: 220, A: 255}
+	// labelPalette colours points by class label (three oil flow regimes,
+	// Spellman groups, ...), chosen to stay distinct in greyscale too.
+	labelPalette = []color.RGBA{
+		{R: 228, G: 26, B: 28, A: 255}, {R: 55, G: 126, B: 184, A: 255}, {R: 77, G: 175, B: 74, A: 255},
+		{R: 152, G: 78, B: 163, A: 255}, {R: 255, G: 127, A: 255}, {R: 166, G: 86, B: 40, A: 255},
+		{R: 247, G: 129, B: 191, A: 255}, {R: 153, G: 153, B: 153, A: 255},
+	}
+)
+
+// LabelColour returns the palette colour of class label l.
+func LabelColour(l int) color.Color {
+	if l < 0 {
+		return color.Black
+	}
+	return labelPalette[l%len(labelPalette)]
+}
+
+// newPlot returns a plot with the project's fonts and the given labels.
+func newPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	return p
+}
+
+// hideAll hides axes for schematic panels.
+func hideAll(p *plot.Plot) *plot.Plot {
+	p.HideAxes()
+	return p
+}
+
+// line returns a line through the points, in colour c and width w points.
+func line(xs, ys []float64, c color.Color, w float64) *plotter.Line {
+	pts := make(plotter.XYs, len(xs))
+	for i := range xs {
+		pts[i] = plotter.XY{X: xs[i], Y: ys[i]}
+	}
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		panic(err) // only NaN/Inf coordinates, a programming error here
+	}
+	l.Color = c
+	l.Width = vg.Points(w)
+	return l
+}
+
+// polygon returns a filled polygon with an optional outline (nil: none).
+func polygon(xs, ys []float64, fill, outline color.Color) *plotter.Polygon {
+	pts := make(plotter.XYs, len(xs))
+	for i := range xs {
+		pts[i] = plotter.XY{X: xs[i], Y: ys[i]}
+	}
+	pg, err := plotter.NewPolygon(pts)
+	if err != nil {
+		panic(err)
+	}
+	pg.Color = fill
+	if outline == nil {
+		pg.LineStyle.Width = 0
+	} else {
+		pg.LineStyle.Color = outline
+		pg.LineStyle.Width = vg.Points(1)
+	}
+	return pg
+}
+
+// scatter returns a scatter of the points with glyph colour c and radius r points.
+func scatter(xs, ys []float64, c color.Color, r float64, shape draw.GlyphDrawer) *plotter.Scatter {
+	pts := make(plotter.XYs, len(xs))
+	for i := range xs {
+		pts[i] = plotter.XY{X: xs[i], Y: ys[i]}
+	}
+	s, err := plotter.NewScatter(pts)
+	if err != nil {
+		panic(err)
+	}
+	s.GlyphStyle.Color = c
+	s.GlyphStyle.Radius = vg.Points(r)
+	if shape != nil {
+		s.GlyphStyle.Shape = shape
+	} else {
+		s.GlyphStyle.Shape = draw.CircleGlyph{}
+	}
+	return s
+}
+
+// labels returns text labels at the given points.
+func labels(xs, ys []float64, texts []string, size float64) *plotter.Labels {
+	pts := make(plotter.XYs, len(xs))
+	for i := range xs {
+		pts[i] = plotter.XY{X: xs[i], Y: ys[i]}
+	}
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: texts})
+	if err != nil {
+		panic(err)
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font.Size = vg.Points(size)
+		l.TextStyle[i].XAlign = draw.XCenter
+		l.TextStyle[i].YAlign = draw.YCenter
+	}
+	return l
+}
+
+// linspace returns n equally spaced values from a to b inclusive.
+func linspace(a, b float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = a + (b-a)*float64(i)/float64(n-1)
+	}
+	return out
+}
+
+// ellipse returns the points of the ellipse {μ + r·(a cos t, b sin t) rotated by θ}.
+func ellipse(cx, cy, a, b, theta float64, n int) (xs, ys []float64) {
+	for _, t := range linspace(-math.Pi, math.Pi, n) {
+		x, y := a*math.Cos(t), b*math.Sin(t)
+		xs = append(xs, cx+x*math.Cos(theta)-y*math.Sin(theta))
+		ys = append(ys, cy+x*math.Sin(theta)+y*math.Cos(theta))
+	}
+	return xs, ys
+}
+
+// equalAxes sets the same data range on both axes around the given limits,
+// so circles look round in a square panel.
+func equalAxes(p *plot.Plot, lo, hi float64) {
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
+}
