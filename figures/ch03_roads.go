@@ -26,11 +26,11 @@ import (
 type roadsFit struct {
 	d    *datasets.Dataset
 	mds  *dimred.ClassicalMDS
-	X    *mat.Dense       // 2-D configuration
-	B    *mat.SymDense    // −½HDH, D squared km
-	vals []float64        // all eigenvalues of B, descending
+	X    *mat.Dense    // 2-D configuration
+	B    *mat.SymDense // −½HDH, D squared km
+	vals []float64     // all eigenvalues of B, descending
 	pro  *dimred.ProcrustesResult
-	merc *mat.Dense       // Mercator positions (degree units)
+	merc *mat.Dense // Mercator positions (degree units)
 }
 
 var (
