@@ -213,15 +213,16 @@ func (k *KernelPCA) Trace() float64 {
 	return k.trace
 }
 
-// VarianceExplained returns λ_c / tr K̃ for each of the q components: the
-// share of the feature-space variance each one carries.
-func (k *KernelPCA) VarianceExplained() []float64 {
+// VarianceExplained returns the share of the feature-space variance the q
+// components carry, Σ_{c≤q} λ_c / tr K̃ (as PCA.VarianceExplained); the
+// share of component c alone is λ_c / Trace().
+func (k *KernelPCA) VarianceExplained() float64 {
 	k.mustFitted()
-	out := make([]float64, k.q)
-	for c, l := range k.vals {
-		out[c] = l / k.trace
+	s := 0.0
+	for _, l := range k.vals {
+		s += l
 	}
-	return out
+	return s / k.trace
 }
 
 // ProjectTo stores in dst (m×q) the latent positions of new points Ynew

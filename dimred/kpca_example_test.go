@@ -25,8 +25,7 @@ func ExampleKernelPCA() {
 	}
 	var X mat.Dense
 	kp.LatentTo(&X)
-	ve := kp.VarianceExplained()
-	fmt.Printf("variance explained: %.3f %.3f\n", ve[0], ve[1])
+	fmt.Printf("variance explained by 2 components: %.3f\n", kp.VarianceExplained())
 
 	// A new point on the circle lands on the latent circle.
 	var x mat.Dense
@@ -45,7 +44,7 @@ func ExampleKernelPCA() {
 	fmt.Printf("pre-image of the new point: radius %.2f at %.1f°\n",
 		math.Hypot(y.At(0, 0), y.At(0, 1)), math.Atan2(y.At(0, 1), y.At(0, 0))*180/math.Pi)
 	// Output:
-	// variance explained: 0.389 0.389
+	// variance explained by 2 components: 0.778
 	// latent radius of a training point 0.6448, of the new point 0.6448
 	// pre-image of the new point: radius 1.00 at 90.0°
 }

@@ -803,7 +803,7 @@ func FigX4_3PreImages() (*Figure, error) {
 		Panels:  []*plot.Plot{p},
 		Width:   16 * vg.Centimeter, Height: 16 * vg.Centimeter,
 		Numbers: []Number{
-			Ours("variance explained by components 1 and 2", kp.VarianceExplained()[0]+kp.VarianceExplained()[1]),
+			Ours("variance explained by components 1 and 2", kp.VarianceExplained()),
 			Ours("held-out pre-image rms error (odd rotations from even), grey levels", rmsHeld),
 			Ours("rms difference between images 1° apart, grey levels", rmsNeighbour),
 		},
