@@ -281,3 +281,34 @@ func TestKernelPCABadInput(t *testing.T) {
 		kp3.ProjectKernelTo(&P, mat.NewDense(2, 9, nil))
 	})
 }
+
+// The one-pass triangle product equals the dense product, for one vector
+// and for blocks, on one core and on several.
+func TestKPCAUpperOp(t *testing.T) {
+	for _, n := range []int{7, 300} {
+		A := kpRandDense(n, n, 21)
+		S := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				S.SetSym(i, j, A.At(i, j))
+			}
+		}
+		raw := S.RawSymmetric()
+		op := &kpcaUpperOp{a: raw.Data, n: n, stride: raw.Stride}
+		for _, b := range []int{1, 3} {
+			X := kpRandDense(b, n, 22)
+			dst := make([]float64, b*n)
+			if b == 1 {
+				op.MulVecTo(dst, X.RawRowView(0))
+			} else {
+				op.mulBlockTo(dst, X.RawMatrix().Data, b)
+			}
+			var want mat.Dense
+			want.Mul(X, S) // rows: xᵀS = (S x)ᵀ
+			got := mat.NewDense(b, n, dst)
+			if d := kpMaxAbsDiff(got, &want); d > 1e-12 {
+				t.Errorf("n=%d b=%d: max diff %v", n, b, d)
+			}
+		}
+	}
+}
