@@ -97,7 +97,7 @@ func FigX3_1SixesOnPrincipalComponents() (*Figure, error) {
 	const half = 0.011 // thumbnail half-width in data units
 	for i := 0; i < n; i += 20 {
 		cx, cy := 1.15*xs[i], 1.15*ys[i]
-		p.Add(plotter.NewImage(greyImage(sixImage(Y, i), true), cx-half, cy-half, cx+half, cy+half))
+		p.Add(plotter.NewImage(blockUp(greyImage(sixImage(Y, i), true)), cx-half, cy-half, cx+half, cy+half))
 	}
 	p.Add(scatter(xs, ys, color.RGBA{R: 220, A: 255}, 2.5, draw.CrossGlyph{}))
 	equalAxes(p, -0.1, 0.1)
