@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -39,7 +37,8 @@ const DefaultMDSDenseLimit = 1000
 //
 // For n ≤ DenseLimit all n eigenvalues come from a dense solve; above it
 // only the top q are computed by the package's partial eigensolver on the
-// implicit operator x ↦ −½HDHx (B is never formed), and NegativeMass and
+// implicit operator DoubleCentred{A: DenseOperator(D)}, x ↦ −½HDHx (B is
+// never formed), and NegativeMass and
 // FitRatios return NaN.
 type ClassicalMDS struct {
 	Q int // q, latent dimension; 0 < q < n
@@ -142,7 +141,7 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 		vals, vecs, err = EigenSym(B, n, Largest, &EigenSettings{Method: EigenDense})
 		m.all = true
 	} else {
-		vals, vecs, err = EigenSymOp(newDoubleCentredOp(D), m.Q, Largest, m.Eigen)
+		vals, vecs, err = EigenSymOp(DoubleCentred{A: DenseOperator(D)}, m.Q, Largest, m.Eigen)
 	}
 	if err != nil {
 		return fmt.Errorf("dimred: ClassicalMDS eigensolve: %w", err)
@@ -299,52 +298,4 @@ func DoubleCentre(dst *mat.SymDense, D mat.Symmetric) *mat.SymDense {
 		}
 	}
 	return dst
-}
-
-// doubleCentredOp is the implicit operator x ↦ −½ H D H x, applied as
-//
-//	−½ (D x − r (1ᵀx) − 1 (rᵀx) + g 1 (1ᵀx)),   r = D1/n, g = 1ᵀD1/n²,
-//
-// one symmetric matrix–vector product (BLAS dsymv) and O(n) work per
-// application, without forming B.
-type doubleCentredOp struct {
-	d blas64.Symmetric
-	r []float64
-	g float64
-}
-
-func newDoubleCentredOp(D *mat.SymDense) *doubleCentredOp {
-	n := D.SymmetricDim()
-	raw := D.RawSymmetric()
-	ones := make([]float64, n)
-	for i := range ones {
-		ones[i] = 1
-	}
-	r := make([]float64, n)
-	blas64.Symv(1/float64(n), raw, blas64.Vector{N: n, Inc: 1, Data: ones}, 0, blas64.Vector{N: n, Inc: 1, Data: r})
-	g := 0.0
-	for _, v := range r {
-		g += v
-	}
-	g /= float64(n)
-	if raw.Uplo != blas.Upper && raw.Uplo != blas.Lower {
-		raw.Uplo = blas.Upper
-	}
-	return &doubleCentredOp{d: raw, r: r, g: g}
-}
-
-func (o *doubleCentredOp) Size() int { return o.d.N }
-
-func (o *doubleCentredOp) MulVecTo(dst, x []float64) {
-	n := o.d.N
-	blas64.Symv(1, o.d, blas64.Vector{N: n, Inc: 1, Data: x}, 0, blas64.Vector{N: n, Inc: 1, Data: dst})
-	s, rx := 0.0, 0.0
-	for i, v := range x {
-		s += v
-		rx += o.r[i] * v
-	}
-	c := o.g*s - rx
-	for i := range dst {
-		dst[i] = -0.5 * (dst[i] - o.r[i]*s + c)
-	}
 }

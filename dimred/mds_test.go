@@ -55,8 +55,8 @@ func TestDoubleCentreIsGram(t *testing.T) {
 			t.Errorf("row %d of B sums to %g", i, s)
 		}
 	}
-	// the implicit operator agrees with the dense B
-	op := newDoubleCentredOp(D)
+	// the shared implicit operator agrees with the dense B
+	op := DoubleCentred{A: DenseOperator(D)}
 	x := make([]float64, 20)
 	for i := range x {
 		x[i] = rng.NormFloat64()
