@@ -15,7 +15,7 @@ var ErrNotEuclidean = errors.New("dimred: fewer than q positive eigenvalues (dis
 
 // DefaultMDSDenseLimit is the largest n for which ClassicalMDS, by default,
 // computes all n eigenvalues of B with a dense solver.
-const DefaultMDSDenseLimit = 1000
+const DefaultMDSDenseLimit = 500
 
 // ClassicalMDS is classical multidimensional scaling (Torgerson–Gower
 // scaling; §3.5 of the book): from squared distances D (n×n) form the
