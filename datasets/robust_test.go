@@ -184,6 +184,27 @@ func TestDownloadRefusesHTTP(t *testing.T) {
 	}
 }
 
+// A redirect to plain http is not followed.
+func TestDownloadRefusesHTTPRedirect(t *testing.T) {
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { t.Error("plain http fetched") }))
+	defer plain.Close()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, plain.URL+"/x", http.StatusFound)
+	}))
+	defer srv.Close()
+	cache := isolate(t, "")
+	c := srv.Client()
+	c.CheckRedirect = httpsOnly
+	useClient(t, c)
+	_, _, err := resolve(fakeFile(srv, "moved.txt", []byte("x")), true)
+	if !Missing(err) || !strings.Contains(err.Error(), "refusing redirect") {
+		t.Errorf("err = %v", err)
+	}
+	if got := listCache(t, cache); len(got) != 0 {
+		t.Errorf("cache not clean: %v", got)
+	}
+}
+
 // A corrupted file in the cache is reported (file and both sums) and
 // deleted, so the next lookup downloads it again.
 func TestCorruptedCacheFile(t *testing.T) {

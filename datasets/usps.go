@@ -3,6 +3,7 @@ package datasets
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -35,7 +36,15 @@ func USPS(split string) (*Dataset, error) {
 		return nil, parseErr("usps/"+name, 0, "not gzip: %v", err)
 	}
 	const limit = 256 << 20
-	txt, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	// The gzip trailer's ISIZE (uncompressed size mod 2³²) sizes the buffer.
+	var buf bytes.Buffer
+	if len(b) >= 4 {
+		if isize := int(binary.LittleEndian.Uint32(b[len(b)-4:])); isize <= limit {
+			buf.Grow(isize + 1)
+		}
+	}
+	_, err = io.Copy(&buf, io.LimitReader(zr, limit+1))
+	txt := buf.Bytes()
 	if err != nil {
 		return nil, parseErr("usps/"+name, 0, "decompressing: %v", err)
 	}
@@ -66,8 +75,12 @@ func USPS(split string) (*Dataset, error) {
 // parseUSPS parses lines "digit v_1 … v_256".
 func parseUSPS(file string, b []byte) (*mat.Dense, []int, error) {
 	const p = 256
-	var data []float64
-	var labels []int
+	rows := bytes.Count(b, []byte{'\n'}) + 1
+	if rows*p > maxCells {
+		rows = maxCells / p
+	}
+	data := make([]float64, 0, rows*p)
+	labels := make([]int, 0, rows)
 	line := 0
 	for len(b) > 0 {
 		line++
