@@ -57,7 +57,7 @@ func Fig3_1RotatedSixes() (*Figure, error) {
 			imagePanel("(b) 10° clockwise", sixImage(Y, 350), true, nil),
 			imagePanel("(c) 10° anticlockwise", sixImage(Y, 10), true, nil),
 		},
-		Width: 18 * vg.Centimeter, Height: 7 * vg.Centimeter,
+		Width: 16.5 * vg.Centimeter, Height: 6.5 * vg.Centimeter,
 		Numbers: []Number{
 			Num("pixels p of the original (64×57)", 3648, float64(r*c), 0),
 			Ours("ink pixels", float64(ink)),
