@@ -61,6 +61,9 @@ type ClassicalMDS struct {
 	vals []float64 // eigenvalues, descending: all n (dense) or the top q
 	all  bool
 	x    *mat.Dense
+	u    *mat.Dense // n×q eigenvectors
+	r    []float64  // row means of the fitted squared distances
+	y    *mat.Dense // training data when fitted by Fit(Y)
 }
 
 // Fit runs classical MDS on the Euclidean squared distances between the
@@ -75,7 +78,11 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
 	}
 	D := mat.NewSymDense(n, nil)
 	PairwiseSquaredDistances(D, Y)
-	return m.fit(D)
+	if err := m.fit(D); err != nil {
+		return err
+	}
+	m.y = mat.DenseCopyOf(Y)
+	return nil
 }
 
 // FitDistances runs classical MDS on the n×n symmetric matrix D of
@@ -126,7 +133,7 @@ func (m *ClassicalMDS) checkQ(n int) {
 
 func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	n := D.SymmetricDim()
-	m.x, m.vals, m.all = nil, nil, false
+	m.x, m.vals, m.all, m.y = nil, nil, false, nil
 	limit := m.DenseLimit
 	if limit == 0 {
 		limit = DefaultMDSDenseLimit
@@ -165,7 +172,16 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 			x.Set(i, c, sc*vecs.At(i, c))
 		}
 	}
-	m.vals, m.x = vals, x
+	r := make([]float64, n)
+	for i := 0; i < n; i++ {
+		t := 0.0
+		for j := 0; j < n; j++ {
+			t += D.At(i, j)
+		}
+		r[i] = t / float64(n)
+	}
+	m.vals, m.x, m.r = vals, x, r
+	m.u = mat.DenseCopyOf(vecs.Slice(0, n, 0, m.Q))
 	return nil
 }
 
@@ -175,6 +191,72 @@ func (m *ClassicalMDS) LatentTo(dst *mat.Dense) {
 	r, c := m.x.Dims()
 	reuseAs(dst, r, c)
 	dst.Copy(m.x)
+}
+
+// ProjectDistancesTo places m new points given Dnew (m×n), their
+// distances to the n fitted points (squared, or plain when Plain is set),
+// by Gower's (1968) add-a-point formula
+//
+//	x = −½ Λ_q^{-1/2} U_qᵀ (d − r),   r_i = n⁻¹ Σ_j d_ij (fitted D),
+//
+// scaled by √(q/P) when P > 0. For Euclidean data it is the projection of
+// the new points onto the fitted principal axes, and a fitted point is
+// placed exactly where LatentTo put it. An empty dst is resized to m×q; a
+// wrong shape panics, as does use before fitting.
+func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
+	m.mustFit()
+	rows, n := Dnew.Dims()
+	if n != len(m.r) {
+		panic(mat.ErrShape)
+	}
+	reuseAs(dst, rows, m.Q)
+	s := 1.0
+	if m.P > 0 {
+		s = math.Sqrt(float64(m.Q) / float64(m.P))
+	}
+	v := make([]float64, n)
+	for a := 0; a < rows; a++ {
+		for i := 0; i < n; i++ {
+			d := Dnew.At(a, i)
+			if m.Plain {
+				d *= d
+			}
+			v[i] = d - m.r[i]
+		}
+		for c := 0; c < m.Q; c++ {
+			if m.vals[c] <= 0 {
+				dst.Set(a, c, 0)
+				continue
+			}
+			t := 0.0
+			for i := 0; i < n; i++ {
+				t += m.u.At(i, c) * v[i]
+			}
+			dst.Set(a, c, -0.5*s*t/math.Sqrt(m.vals[c]))
+		}
+	}
+}
+
+// ProjectTo places new points Ynew (m×p) for a model fitted by Fit(Y):
+// ProjectDistancesTo of their squared distances to the training rows. It
+// panics if the model was fitted by FitDistances, or on a shape mismatch.
+func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
+	m.mustFit()
+	if m.y == nil {
+		panic("dimred: ClassicalMDS.ProjectTo needs a model fitted by Fit(Y); use ProjectDistancesTo")
+	}
+	var D mat.Dense
+	SquaredDistances(&D, Ynew, m.y)
+	if m.Plain {
+		// ProjectDistancesTo squares plain distances; hand it plain ones.
+		r, c := D.Dims()
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				D.Set(i, j, math.Sqrt(D.At(i, j)))
+			}
+		}
+	}
+	m.ProjectDistancesTo(dst, &D)
 }
 
 // EigenvaluesTo returns the eigenvalues of B = −½HDH in descending order:
