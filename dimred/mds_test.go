@@ -305,7 +305,7 @@ func BenchmarkClassicalMDSDense(b *testing.B) {
 		Y := randMatrix(rng, n, 10)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				m := &ClassicalMDS{Q: 2}
+				m := &ClassicalMDS{Q: 2, DenseLimit: n}
 				if err := m.Fit(Y); err != nil {
 					b.Fatal(err)
 				}
