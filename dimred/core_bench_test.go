@@ -113,7 +113,7 @@ func BenchmarkKNNGraph784(b *testing.B) {
 // as the dimension grows, the basis of KDTreeMaxDim.
 func BenchmarkKNearestDim(b *testing.B) {
 	n := 8000
-	for _, p := range []int{2, 4, 8, 12, 16, 32} {
+	for _, p := range []int{2, 4, 6, 8, 16, 32} {
 		Y := gaussianData(n, p, uint64(p))
 		for _, path := range []string{"kdtree", "blas"} {
 			b.Run(fmt.Sprintf("p=%d/%s", p, path), func(b *testing.B) {

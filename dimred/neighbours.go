@@ -28,11 +28,20 @@ func (nb *Neighbours) Of(i int) ([]int, []float64) {
 
 // KDTreeMaxDim is the largest dimension p for which KNearest and
 // EpsilonGraph use gonum's kd-tree; above it they use blocked BLAS distances
-// (brute force, O(n² p) flops at matrix-product speed). Measured on the
-// development machine, n = 8000 Gaussian points, k = 10 (see
-// BenchmarkKNearestDim): the kd-tree wins clearly up to p ≈ 8 and loses
-// from p ≈ 16, where it degenerates to visiting most points.
-var KDTreeMaxDim = 10
+// (brute force, n²p flops at matrix-product speed, half of them thanks to
+// symmetry). Measured on the development machine (2 cores shared with other
+// jobs, load ≈ 9, so ±50%), n = 8000 Gaussian points, k = 10, see
+// BenchmarkKNearestDim:
+//
+//	p          2      4      6      8     16     32
+//	kd-tree  0.34s  0.56s  2.5s   7.0s   4.5s   10s
+//	BLAS     1.5s   2.0s   2.5s   1.9s   0.4s   1.5s
+//
+// The kd-tree's cost grows with the intrinsic dimension of the data (these
+// points fill all p dimensions, its worst case) and only as n log n, the
+// BLAS path's as n²p, so data on a low-dimensional manifold, or much larger
+// n, favour the kd-tree beyond p = 6; set this variable accordingly.
+var KDTreeMaxDim = 6
 
 // knnBlockRows is the number of query rows per BLAS distance block.
 const knnBlockRows = 256
