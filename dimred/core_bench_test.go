@@ -29,10 +29,20 @@ func rbfKernel(n, p int, ell float64, seed uint64) *mat.SymDense {
 	return K
 }
 
+// cpuMetric reports CPU seconds per operation (all cores) next to the
+// wall-clock ns/op, since the development machine is shared.
+func cpuMetric(b *testing.B) func() {
+	c0 := processCPUSeconds()
+	return func() {
+		b.ReportMetric((processCPUSeconds()-c0)/float64(b.N), "cpu-s/op")
+	}
+}
+
 func BenchmarkEigenRBFTop2(b *testing.B) {
 	for _, n := range []int{1000, 2000, 4000} {
 		K := rbfKernel(n, 5, 1, 1)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := EigenSym(K, 2, Largest, nil); err != nil {
 					b.Fatal(err)
@@ -71,6 +81,7 @@ func BenchmarkEigenLaplacianBottom3(b *testing.B) {
 	for _, n := range []int{1000, 4000, 16000} {
 		L := knnLaplacian(b, n, 10)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := EigenSymOp(L, 3, Smallest, nil); err != nil {
 					b.Fatal(err)
@@ -87,6 +98,7 @@ func BenchmarkGeodesic(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
 			for i := 0; i < b.N; i++ {
 				if _, err := GeodesicDistances(g); err != nil {
 					b.Fatal(err)
@@ -100,6 +112,7 @@ func BenchmarkKNNGraph784(b *testing.B) {
 	for _, n := range []int{2000, 8000} {
 		Y := gaussianData(n, 784, 3)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
 			for i := 0; i < b.N; i++ {
 				if _, err := KNNGraph(Y, 10, Union); err != nil {
 					b.Fatal(err)
@@ -123,6 +136,7 @@ func BenchmarkKNearestDim(b *testing.B) {
 				if path == "kdtree" {
 					KDTreeMaxDim = 1000
 				}
+				defer cpuMetric(b)()
 				for i := 0; i < b.N; i++ {
 					if _, err := KNearest(Y, 10); err != nil {
 						b.Fatal(err)
@@ -142,6 +156,7 @@ func BenchmarkEigenCrossover(b *testing.B) {
 		for _, name := range []string{"rbf", "random"} {
 			for _, m := range []EigenMethod{EigenDense, EigenLanczos} {
 				b.Run(fmt.Sprintf("n=%d/%s/method=%d", n, name, m), func(b *testing.B) {
+					defer cpuMetric(b)()
 					for i := 0; i < b.N; i++ {
 						EigenSym(mats[name], 2, Largest, &EigenSettings{Method: m})
 					}
@@ -155,6 +170,7 @@ func BenchmarkTruncatedSVD(b *testing.B) {
 	Y := lowRankPlusNoise(5000, 784, 0.9, 0.1, 4)
 	for _, m := range []SVDMethod{SVDExact, SVDRandomized} {
 		b.Run(fmt.Sprintf("5000x784/k=10/method=%d", m), func(b *testing.B) {
+			defer cpuMetric(b)()
 			for i := 0; i < b.N; i++ {
 				if _, _, _, err := TruncatedSVD(Y, 10, &SVDSettings{Method: m}); err != nil {
 					b.Fatal(err)
