@@ -424,3 +424,31 @@ func (m *PPCA) mustFit() {
 		panic("dimred: PPCA used before Fit")
 	}
 }
+
+// PPCALogLikelihood returns the PPCA log-likelihood (book eq 2.1)
+//
+//	log p(Y|W, μ, σ²) = Σᵢ log N(y_{i,:} | μ, W Wᵀ + σ²I)
+//
+// of the n×p data Y for arbitrary parameters W (p×q), μ (length p) and
+// σ² > 0, computed in O(npq) with the inversion and determinant lemmas. It
+// panics on mismatched shapes or σ² ≤ 0 and returns an error wrapping
+// ErrNaN for a non-finite entry of Y.
+func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (float64, error) {
+	n, p := Y.Dims()
+	pw, q := W.Dims()
+	if pw != p || len(mu) != p {
+		panic(mat.ErrShape)
+	}
+	if !(sigma2 > 0) {
+		panic(fmt.Sprintf("dimred: PPCALogLikelihood σ² = %v must be positive", sigma2))
+	}
+	if err := checkFinite(Y, "Y"); err != nil {
+		return 0, err
+	}
+	yd := asDense(Y)
+	w := mat.DenseCopyOf(W)
+	trS := centredSumSq(yd, mu) / float64(n)
+	sw := mat.NewDense(p, q, nil)
+	covTimes(sw, yd, mu, nil, w)
+	return ppcaLogLik(n, p, trS, w, sigma2, sw)
+}

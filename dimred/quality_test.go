@@ -1,0 +1,68 @@
+package dimred
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+func TestNearestNeighbourErrors(t *testing.T) {
+	// Two tight clusters and one mislabelled point.
+	X := mat.NewDense(6, 1, []float64{0, 0.1, 0.2, 5, 5.1, 5.2})
+	if got := NearestNeighbourErrors(X, []int{0, 0, 0, 1, 1, 1}); got != 0 {
+		t.Errorf("clean clusters: %d errors", got)
+	}
+	// Point 2 labelled 1 inside cluster 0 errs; point 1 is equidistant from
+	// 0 and 2 and the tie goes to the lowest index, 0, so it does not.
+	if got := NearestNeighbourErrors(X, []int{0, 0, 1, 1, 1, 1}); got != 1 {
+		t.Errorf("one mislabelled point: %d errors, want 1", got)
+	}
+	mustPanic(t, "labels", func() { NearestNeighbourErrors(X, []int{0}) })
+}
+
+func TestTrustworthinessContinuity(t *testing.T) {
+	Y := lowRank(120, 6, 2, 0.01, 21)
+	// A faithful embedding (PCA to 2-D of nearly 2-D data) scores ≈ 1.
+	pca := PCA{Q: 2}
+	if err := pca.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	var X mat.Dense
+	pca.LatentTo(&X)
+	for _, f := range []func(Y, X mat.Matrix, k int) (float64, error){Trustworthiness, Continuity} {
+		v, err := f(Y, &X, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v < 0.99 || v > 1 {
+			t.Errorf("faithful embedding: %v", v)
+		}
+	}
+	// A random embedding scores about 0.5.
+	R := lowRank(120, 2, 2, 1, 99)
+	v, err := Trustworthiness(Y, R, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(v-0.5) > 0.1 {
+		t.Errorf("random embedding trustworthiness %v, want ≈ 0.5", v)
+	}
+	bad := mat.DenseCopyOf(&X)
+	bad.Set(0, 0, math.NaN())
+	if _, err := Continuity(Y, bad, 5); !errors.Is(err, ErrNaN) {
+		t.Errorf("NaN: %v", err)
+	}
+	mustPanic(t, "k too large", func() { _, _ = Trustworthiness(Y, &X, 60) })
+}
+
+func TestPCABadInput(t *testing.T) {
+	y := lowRank(10, 4, 2, 0.1, 1)
+	y.Set(2, 3, math.Inf(1))
+	if err := (&PCA{Q: 1}).Fit(y); !errors.Is(err, ErrNaN) {
+		t.Errorf("Inf: %v", err)
+	}
+	mustPanic(t, "q = 0", func() { _ = (&PCA{Q: 0}).Fit(y) })
+	mustPanic(t, "unfitted", func() { (&PCA{Q: 1}).LatentTo(&mat.Dense{}) })
+}
