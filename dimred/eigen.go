@@ -52,7 +52,7 @@ const (
 type EigenSettings struct {
 	Method  EigenMethod
 	Tol     float64     // residual tolerance ‖Av − λv‖ ≤ Tol·‖A‖; default 1e-10
-	MaxIter int         // iteration limit of the iterative solver; 0 means a default
+	MaxIter int         // limit on operator applications (matrix–vector products); 0 means max(20000, 10n)
 	Src     rand.Source // start vectors; nil means a fixed seed
 
 	// BlockSize is the number of vectors the Lanczos basis grows by at a

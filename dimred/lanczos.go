@@ -57,10 +57,10 @@ type lanczosParams struct {
 // The basis V (rows are orthonormal n-vectors) grows a block of b vectors at
 // a time. For each new block P the product W = A P is orthogonalised twice
 // against the whole basis (classical Gram–Schmidt, BLAS-3); the
-// coefficients are the entries Vᵀ A P of the projected matrix T = Vᵀ A V
-// (the second pass is skipped when the first removed little, by the
-// Daniel–Gragg–Kaufman–Stewart criterion),
-// which is thus formed explicitly rather than assumed block tridiagonal. The
+// coefficients are the entries Vᵀ A P of the projected matrix T = Vᵀ A V,
+// which is thus formed explicitly rather than assumed block tridiagonal (the
+// second pass is skipped when the first removed little, by the
+// Daniel–Gragg–Kaufman–Stewart criterion). The
 // remainder R = W − V Vᵀ W is factorised R = L Q (Q orthonormal rows) and Q
 // is the next block, so A V = V T + Rᵀ E_P and the residual of a Ritz pair
 // (θ, V y) is exactly ‖Lᵀ y_P‖. When the basis is full it is compressed to
