@@ -63,7 +63,11 @@ type PCA struct {
 
 // Fit computes the principal components of the n×p data Y (rows are
 // observations). It returns an error wrapping ErrNaN for a non-finite entry
-// and ErrTooFewPoints when n < 2. It panics unless 1 ≤ Q ≤ min(n, p).
+// and ErrTooFewPoints when n < 2. With Method PCARandomized it returns an
+// error wrapping ErrNotConverged (the model is still usable, with the last
+// estimate) when the subspace has not settled after MaxIter iterations;
+// PCAAuto instead falls back to an exact solver. It panics unless
+// 1 ≤ Q ≤ min(n, p).
 func (m *PCA) Fit(Y mat.Matrix) error {
 	n, p := Y.Dims()
 	if m.Q < 1 || m.Q > min(n, p) {
@@ -91,9 +95,10 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 	mu := ColumnMeans(yd)
 	tr := centredSumSq(yd, mu) / float64(n) // tr S = n⁻¹ Σᵢ ‖ŷᵢ‖²
 	var (
-		vals []float64
-		u    *mat.Dense
-		err  error
+		vals         []float64
+		u            *mat.Dense
+		err          error
+		notConverged error
 	)
 	m.iters = 0
 	switch method {
@@ -114,7 +119,21 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 		if src == nil {
 			src = rand.NewPCG(1, 2)
 		}
-		vals, u, m.iters, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(src))
+		var ok bool
+		vals, u, m.iters, ok, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(src))
+		if err == nil && !ok {
+			if m.Method == PCAAuto {
+				// A spectrum too flat for subspace iteration: fall back
+				// to an exact solver.
+				if p <= n {
+					vals, u, err = pcaCovariance(yd, mu, q)
+				} else {
+					vals, u, err = pcaGram(yd, mu, q)
+				}
+			} else {
+				notConverged = fmt.Errorf("%w: randomized PCA subspace still moving after %d power iterations (Tol %g); the leading eigenvalues are nearly equal — use PCACovariance or PCAGram, or raise MaxIter", ErrNotConverged, m.iters, tol)
+			}
+		}
 	default:
 		panic(fmt.Sprintf("dimred: unknown PCAMethod %d", method))
 	}
@@ -125,7 +144,7 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 	m.n, m.p, m.mu, m.u, m.vals, m.totalVar = n, p, mu, u, vals, tr
 	m.scores = mat.NewDense(n, q, nil)
 	centredMul(m.scores, yd, mu, u)
-	return nil
+	return notConverged
 }
 
 // asDense returns Y as a *mat.Dense, copying only when it is not one.
@@ -237,7 +256,7 @@ func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 // pcaRandomized is the randomized subspace iteration of Halko, Martinsson &
 // Tropp (2011, Alg. 4.4) on Ŷ with implicit centring. It returns the top-q
 // eigenpairs of S and the number of power iterations used.
-func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, rnd *rand.Rand) ([]float64, *mat.Dense, int, error) {
+func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, rnd *rand.Rand) ([]float64, *mat.Dense, int, bool, error) {
 	n, p := Y.Dims()
 	k := min(q+10, min(n, p))
 	omega := mat.NewDense(p, k, nil)
@@ -251,6 +270,7 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 	var prev *mat.Dense
 	var vals []float64
 	var u *mat.Dense
+	converged := false
 	it := 0
 	for ; ; it++ {
 		centredTMul(qp, Y, mu, qn) // p×k = Ŷᵀ Q
@@ -258,7 +278,7 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 		// vectors of Ŷ restricted to range(Q).
 		var svd mat.SVD
 		if !svd.Factorize(qp, mat.SVDThin) {
-			return nil, nil, it, fmt.Errorf("%w: randomized PCA: small SVD failed", ErrNotConverged)
+			return nil, nil, it, false, fmt.Errorf("%w: randomized PCA: small SVD failed", ErrNotConverged)
 		}
 		var vv mat.Dense
 		svd.UTo(&vv)
@@ -268,7 +288,11 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 		for j := range vals {
 			vals[j] = sv[j] * sv[j] / float64(n)
 		}
-		if prev != nil && subspaceSin(prev, u) < tol || it >= maxIter {
+		if prev != nil && subspaceSin(prev, u) < tol {
+			converged = true
+			break
+		}
+		if it >= maxIter {
 			break
 		}
 		prev = u
@@ -276,7 +300,7 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 		centredMul(qn, Y, mu, qp)
 		orthonormalise(qn)
 	}
-	return vals, u, it, nil
+	return vals, u, it, converged, nil
 }
 
 // subspaceSin returns the sine of the largest principal angle between the

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -153,5 +154,30 @@ func BenchmarkPPCAEM(b *testing.B) {
 		if err := m.Fit(y); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPCARandomizedFlatSpectrum: on isotropic noise the leading
+// eigenvalues are nearly equal and subspace iteration crawls; PCAAuto must
+// fall back to the exact answer, PCARandomized must say it did not converge.
+func TestPCARandomizedFlatSpectrum(t *testing.T) {
+	y := lowRank(600, 300, 1, 5, 31) // noise dominates: a flat spectrum
+	a := PCA{Q: 2, MaxIter: 3}
+	if err := a.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	e := PCA{Q: 2, Method: PCACovariance}
+	if err := e.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var ua, ue mat.Dense
+	a.LoadingsTo(&ua)
+	e.LoadingsTo(&ue)
+	if ang := SubspaceAngle(&ua, &ue); ang > 1e-8 {
+		t.Errorf("auto fallback off by %g rad", ang)
+	}
+	r := PCA{Q: 2, Method: PCARandomized, MaxIter: 3}
+	if err := r.Fit(y); !errors.Is(err, ErrNotConverged) {
+		t.Errorf("randomized with 3 iterations on a flat spectrum: %v", err)
 	}
 }
