@@ -405,12 +405,16 @@ func (m *PCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu
 func (m *PCA) Iterations() int { return m.iters }
 
 // ProjectTo stores the scores (Ynew − 1μᵀ) U_q of new points (rows of
-// Ynew, m×p) in dst (m×q). It panics on a shape mismatch.
+// Ynew, m×p) in dst (m×q). It panics on a shape mismatch or a NaN or Inf
+// in Ynew (ProjectTo has no error to return; check new data first).
 func (m *PCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()
 	if c != m.p {
 		panic(mat.ErrShape)
+	}
+	if err := checkFinite(Ynew, "Ynew"); err != nil {
+		panic("dimred: PCA.ProjectTo: " + err.Error())
 	}
 	reuseAs(dst, r, len(m.vals))
 	centredMul(dst, asDense(Ynew), m.mu, m.u)
