@@ -52,8 +52,10 @@
 //	Oil(split)          1000×12, Labels 0,1,2 = homogeneous, annular, stratified
 //	Stick()             55×102, *Dataset with Markers, Edges (skeleton) and Frames
 //	RobotWireless()     215×30 training frames, T = x,y; RobotWirelessTest() the other 179
-//	Spellman()          77×6178, missing → 0; SpellmanGeneMeans() fills gene means instead
+//	Spellman()          77×6178, missing → 0; SpellmanGeneMeans() fills gene means instead,
+//	                    SpellmanWithMissing() leaves NaN
 //	Six()               the 64×57 prototype six, grey 0..255 as stored (ink dark)
+//	RotatedSixes()      the 360 rotated sixes of Chapter 3 (sixes.go), built on Six
 //	EuropeRoads(sel)    km road distances in D; sel = Cities53 (book, ferry pairs imputed),
 //	                    Cities48 (ferry cities dropped), Cities53Zero (the book's run)
 //	Eurodist()          R's 21-city table in D

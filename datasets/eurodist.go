@@ -44,6 +44,9 @@ func Eurodist() (*Dataset, error) {
 // parseRDist parses an Rdatasets export of a `dist` object: a header line,
 // then lines "index,value" holding the lower triangle in column order.
 func parseRDist(file string, b []byte, n int) (*mat.SymDense, error) {
+	if n < 1 || n > 4096 {
+		return nil, parseErr(file, 0, "bad number of objects %d", n)
+	}
 	want := n * (n - 1) / 2
 	vals := make([]float64, 0, want)
 	l := lines{b: b}

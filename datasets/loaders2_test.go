@@ -176,3 +176,29 @@ func TestUSPS(t *testing.T) {
 		t.Error("USPS(validation): no error")
 	}
 }
+
+func TestSpellmanWithMissing(t *testing.T) {
+	ds, err := SpellmanWithMissing()
+	need(t, err)
+	z, err := Spellman()
+	need(t, err)
+	nan := 0
+	for i := range 77 {
+		for j := range 6178 {
+			v := ds.Y.At(i, j)
+			if math.IsNaN(v) {
+				nan++
+				if z.Y.At(i, j) != 0 {
+					t.Fatalf("missing [%d,%d] is %v in Spellman()", i, j, z.Y.At(i, j))
+				}
+			} else if v != z.Y.At(i, j) {
+				t.Fatalf("[%d,%d] %v vs %v", i, j, v, z.Y.At(i, j))
+			}
+		}
+	}
+	// README: 5.9% missing.
+	if frac := float64(nan) / (77 * 6178); math.Abs(frac-0.059) > 0.0005 {
+		t.Errorf("missing fraction %.4f, README 5.9%%", frac)
+	}
+	t.Logf("Spellman: %d missing values (%.2f%%)", nan, 100*float64(nan)/(77*6178))
+}

@@ -13,8 +13,9 @@ var OilLabelNames = []string{"homogeneous", "annular", "stratified"}
 // labelled with its flow regime. split is "train" (DataTrn, the set the book
 // uses; class counts 343/316/341), "test" (DataTst) or "validation"
 // (DataVdn). Y is 1000×12, unscaled; Labels are 0, 1, 2 =
-// homogeneous, annular, stratified (the one-hot column order of the label
-// files, as documented with the data).
+// homogeneous, annular, stratified: the one-hot columns of the label files
+// are [1 0 0] homogeneous, [0 1 0] annular, [0 0 1] stratified, as the
+// data's description (inverseprobability.com/3PhaseData.html) documents.
 func Oil(split string) (*Dataset, error) {
 	var stem string
 	switch split {

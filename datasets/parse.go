@@ -68,6 +68,59 @@ func parseFloat(s string) (float64, bool) {
 	return v, true
 }
 
+// pow10 holds exact powers of ten for fastFloat.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// fastFloat parses a finite number from b. Plain decimals ("-0.6310") with
+// at most 15 digits take a fast path that is exact: the digits form an
+// integer m < 10¹⁵ and m/10ᵏ is one correctly rounded division, the same
+// value strconv.ParseFloat returns. Anything else goes to ParseFloat.
+func fastFloat(b []byte) (float64, bool) {
+	i, neg := 0, false
+	if i < len(b) && (b[i] == '-' || b[i] == '+') {
+		neg = b[i] == '-'
+		i++
+	}
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return parseFloat(string(b))
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return parseFloat(string(b))
+	}
+	v := float64(m) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// nextField returns the next whitespace-separated field of b from pos, and
+// the position after it; ok is false at the end.
+func nextField(b []byte, pos int) (field []byte, next int, ok bool) {
+	for pos < len(b) && (b[pos] == ' ' || b[pos] == '\t' || b[pos] == '\r' || b[pos] == '\v' || b[pos] == '\f') {
+		pos++
+	}
+	start := pos
+	for pos < len(b) && b[pos] != ' ' && b[pos] != '\t' && b[pos] != '\r' && b[pos] != '\v' && b[pos] != '\f' {
+		pos++
+	}
+	return b[start:pos], pos, pos > start
+}
+
 // parseMatrix parses whitespace-separated numbers, one row per non-blank
 // line. With cols > 0 every row must have cols fields; with cols == 0 the
 // first row sets the width.

@@ -77,8 +77,19 @@ var Progress io.Writer = os.Stderr
 // ProgressThreshold is the size above which downloads report progress.
 const ProgressThreshold = 1 << 20
 
-// httpClient fetches registry URLs; tests replace it.
-var httpClient = &http.Client{Timeout: 5 * time.Minute}
+// httpClient fetches registry URLs; tests replace it. Redirects (GitHub
+// sends raw files through one) are followed only to https URLs.
+var httpClient = &http.Client{Timeout: 5 * time.Minute, CheckRedirect: httpsOnly}
+
+func httpsOnly(req *http.Request, via []*http.Request) error {
+	if req.URL.Scheme != "https" {
+		return fmt.Errorf("refusing redirect to %s: only https is fetched", req.URL)
+	}
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	return nil
+}
 
 // downloadMu serialises downloads within a process so that two loaders do
 // not fetch the same file at once.

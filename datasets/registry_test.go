@@ -99,3 +99,27 @@ func TestRelativeMirror(t *testing.T) {
 		t.Errorf("Path returned relative %s", p)
 	}
 }
+
+// Fetch (scripts/fetch-data) resolves every registered file from the mirror.
+func TestFetchFromMirror(t *testing.T) {
+	dir := needMirror(t)
+	cache := isolate(t, dir)
+	seen := 0
+	err := Fetch(func(f File, path string, err error) {
+		seen++
+		if err != nil || path != filepath.Join(dir, f.Dataset, f.Name) {
+			t.Errorf("%s/%s: %s, %v", f.Dataset, f.Name, path, err)
+		}
+	})
+	if err != nil || seen != len(Files) {
+		t.Errorf("Fetch: %v after %d of %d files", err, seen, len(Files))
+	}
+	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
+		t.Errorf("Fetch wrote to the cache although the mirror has everything")
+	}
+	seen = 0
+	Fetch(func(File, string, error) { seen++ }, "oil")
+	if seen != 6 {
+		t.Errorf("Fetch(oil) visited %d files, want 6", seen)
+	}
+}

@@ -178,3 +178,33 @@ func TestRotatedSixesPinning(t *testing.T) {
 		check(fmt.Sprintf("E_FS(%d)", tc.q), 2*e/float64(p), tc.want, 1e-6)
 	}
 }
+
+func TestRotatedSixesDataset(t *testing.T) {
+	d, err := RotatedSixes()
+	if Skippable(err) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, p := d.Y.Dims()
+	if n != 360 || p != 4096 {
+		t.Fatalf("Y is %d×%d, want 360×4096", n, p)
+	}
+	if r, c := d.T.Dims(); r != 360 || c != 1 || d.T.At(359, 0) != 359 {
+		t.Errorf("T is %d×%d with last angle %v", r, c, d.T.At(359, 0))
+	}
+	// catalog §3.1: Σ(Y)/255 = 304373.60; the 0° row is the padded,
+	// inverted six itself.
+	if s := mat.Sum(d.Y) / 255; math.Abs(s-304373.60) > 0.01 {
+		t.Errorf("ΣY/255 = %.2f, want 304373.60", s)
+	}
+	six, err := Six()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := PadSix(six.Y)
+	if !mat.Equal(mat.NewDense(64, 64, d.Y.RawRowView(0)), pad) {
+		t.Error("row 0 is not the padded six")
+	}
+}

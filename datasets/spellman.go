@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -20,13 +21,26 @@ var spellmanGroups = map[string]string{
 // (which reproduces the book's variance 0.694; see SpellmanGeneMeans).
 // Labels are the experiment groups (cln3/clb2 4, alpha 18, cdc15 24,
 // cdc28 17, elu 14 arrays), RowNames the arrays and ColNames the genes.
-func Spellman() (*Dataset, error) { return spellman(false) }
+func Spellman() (*Dataset, error) { return spellman(fillZero) }
 
 // SpellmanGeneMeans is Spellman with each missing value replaced by the
 // mean of its gene's observed values (0 for a gene never observed).
-func SpellmanGeneMeans() (*Dataset, error) { return spellman(true) }
+func SpellmanGeneMeans() (*Dataset, error) { return spellman(fillGeneMean) }
 
-func spellman(geneMeans bool) (*Dataset, error) {
+// SpellmanWithMissing is Spellman with NaN where a value is missing, for
+// methods that handle missing data (and for drawing them); dimred's
+// methods reject NaN.
+func SpellmanWithMissing() (*Dataset, error) { return spellman(fillNaN) }
+
+type fillRule int
+
+const (
+	fillZero fillRule = iota
+	fillGeneMean
+	fillNaN
+)
+
+func spellman(rule fillRule) (*Dataset, error) {
 	const name = "combined.txt"
 	b, err := readFile("spellman", name)
 	if err != nil {
@@ -41,7 +55,10 @@ func spellman(geneMeans bool) (*Dataset, error) {
 	missing := 0
 	for g := range p {
 		fill, cnt := 0.0, 0
-		if geneMeans {
+		if rule == fillNaN {
+			fill = math.NaN()
+		}
+		if rule == fillGeneMean {
 			for a := range n {
 				if sp.observed[g*n+a] {
 					fill += sp.values[g*n+a]
@@ -61,10 +78,7 @@ func spellman(geneMeans bool) (*Dataset, error) {
 			}
 		}
 	}
-	fillText := "0"
-	if geneMeans {
-		fillText = "the gene's mean over its observed arrays"
-	}
+	fillText := map[fillRule]string{fillZero: "0", fillGeneMean: "the gene's mean over its observed arrays", fillNaN: "NaN"}[rule]
 	return &Dataset{
 		Name:       "spellman",
 		Y:          Y,

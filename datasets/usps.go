@@ -3,10 +3,11 @@ package datasets
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -35,7 +36,15 @@ func USPS(split string) (*Dataset, error) {
 		return nil, parseErr("usps/"+name, 0, "not gzip: %v", err)
 	}
 	const limit = 256 << 20
-	txt, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	// The gzip trailer's ISIZE (uncompressed size mod 2³²) sizes the buffer.
+	var buf bytes.Buffer
+	if len(b) >= 4 {
+		if isize := int(binary.LittleEndian.Uint32(b[len(b)-4:])); isize <= limit {
+			buf.Grow(isize + 1)
+		}
+	}
+	_, err = io.Copy(&buf, io.LimitReader(zr, limit+1))
+	txt := buf.Bytes()
 	if err != nil {
 		return nil, parseErr("usps/"+name, 0, "decompressing: %v", err)
 	}
@@ -66,32 +75,52 @@ func USPS(split string) (*Dataset, error) {
 // parseUSPS parses lines "digit v_1 … v_256".
 func parseUSPS(file string, b []byte) (*mat.Dense, []int, error) {
 	const p = 256
-	var data []float64
-	var labels []int
-	l := lines{b: b}
-	for l.next() {
-		fields := strings.Fields(l.text)
-		if len(fields) == 0 {
-			continue
+	rows := bytes.Count(b, []byte{'\n'}) + 1
+	if rows*p > maxCells {
+		rows = maxCells / p
+	}
+	data := make([]float64, 0, rows*p)
+	labels := make([]int, 0, rows)
+	line := 0
+	for len(b) > 0 {
+		line++
+		var row []byte
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			row, b = b[:i], b[i+1:]
+		} else {
+			row, b = b, nil
 		}
-		if len(fields) != p+1 {
-			return nil, nil, parseErr(file, l.n, "%d fields, want %d (digit and %d pixels)", len(fields), p+1, p)
+		f, pos, ok := nextField(row, 0)
+		if !ok {
+			continue // blank line
+		}
+		d, ok := fastFloat(f)
+		if !ok || d != math.Trunc(d) || d < 0 || d > 9 {
+			return nil, nil, parseErr(file, line, "digit %s is not 0–9", quote(string(f)))
 		}
 		if len(data)+p > maxCells {
-			return nil, nil, parseErr(file, l.n, "too many rows")
+			return nil, nil, parseErr(file, line, "too many rows")
 		}
-		d, ok := parseFloat(fields[0])
-		if !ok || d != float64(int(d)) || d < 0 || d > 9 {
-			return nil, nil, parseErr(file, l.n, "digit %s is not 0–9", quote(fields[0]))
-		}
-		labels = append(labels, int(d))
-		for k, f := range fields[1:] {
-			v, ok := parseFloat(f)
+		k := 0
+		for {
+			f, pos, ok = nextField(row, pos)
 			if !ok {
-				return nil, nil, parseErr(file, l.n, "pixel %d: %s is not a number", k+1, quote(f))
+				break
+			}
+			if k == p {
+				return nil, nil, parseErr(file, line, "more than %d fields, want %d (digit and %d pixels)", p+1, p+1, p)
+			}
+			v, ok := fastFloat(f)
+			if !ok {
+				return nil, nil, parseErr(file, line, "pixel %d: %s is not a number", k+1, quote(string(f)))
 			}
 			data = append(data, v)
+			k++
 		}
+		if k != p {
+			return nil, nil, parseErr(file, line, "%d fields, want %d (digit and %d pixels)", k+1, p+1, p)
+		}
+		labels = append(labels, int(d))
 	}
 	if len(labels) == 0 {
 		return nil, nil, parseErr(file, 0, "no data")
