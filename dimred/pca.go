@@ -14,7 +14,7 @@ import (
 type PCAMethod int
 
 const (
-	// PCAAuto picks PCARandomized when q ≤ min(n, p)/10 and min(n, p) ≥ 200,
+	// PCAAuto picks PCALanczos when q ≤ min(n, p)/10 and min(n, p) ≥ 200,
 	// PCACovariance when p ≤ n, and PCAGram otherwise.
 	PCAAuto PCAMethod = iota
 	// PCACovariance eigendecomposes the p×p covariance S (book §2.6.1):
@@ -31,6 +31,12 @@ const (
 	// when the leading q-dimensional subspace stops moving. Cost
 	// O(np(q+10)) per iteration, best when q ≪ min(n, p).
 	PCARandomized
+	// PCALanczos takes the leading right singular vectors of Ŷ from the
+	// package's TruncatedSVD (SVDExact: block Lanczos on the implicit Gram
+	// operator, never forming S or K), accurate to the eigensolver's
+	// tolerance whatever the spectrum. Cost O(np) per Lanczos step plus a
+	// copy of the centred data; the fastest exact path when q ≪ min(n, p).
+	PCALanczos
 )
 
 // PCA is principal component analysis (Hotelling 1933; book §2.1): the
@@ -84,7 +90,7 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 	if method == PCAAuto {
 		switch {
 		case min(n, p) >= 200 && 10*q <= min(n, p):
-			method = PCARandomized
+			method = PCALanczos
 		case p <= n:
 			method = PCACovariance
 		default:
@@ -106,6 +112,8 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 		vals, u, err = pcaCovariance(yd, mu, q)
 	case PCAGram:
 		vals, u, err = pcaGram(yd, mu, q)
+	case PCALanczos:
+		vals, u, err = pcaLanczos(yd, mu, q)
 	case PCARandomized:
 		tol := m.Tol
 		if tol == 0 {
@@ -251,6 +259,21 @@ func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 		}
 	}
 	return vals, u, nil
+}
+
+// pcaLanczos takes the top-q right singular vectors of Ŷ from
+// TruncatedSVD's exact (block Lanczos) path: λᵢ = sᵢ²/n.
+func pcaLanczos(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
+	n, _ := Y.Dims()
+	sv, _, v, err := TruncatedSVD(centred(Y, mu), q, &SVDSettings{Method: SVDExact})
+	if err != nil {
+		return nil, nil, fmt.Errorf("PCA Lanczos: %w", err)
+	}
+	vals := make([]float64, q)
+	for i, s := range sv {
+		vals[i] = s * s / float64(n)
+	}
+	return vals, v, nil
 }
 
 // pcaRandomized is the randomized subspace iteration of Halko, Martinsson &
