@@ -66,14 +66,14 @@ var ch2MissingFractions = []float64{0, 0.1, 0.2, 0.3, 0.5}
 
 // OilMissingResult is one panel of Fig 2.4.
 type OilMissingResult struct {
-	Fraction     float64    // requested fraction of missing entries
-	Missing      float64    // realised fraction
-	X            *mat.Dense // 1000×2 posterior means
-	Sigma2       float64
-	NNErrors     int // leave-one-out 1-NN errors in latent space
-	Iterations   int
-	LogLikObs    float64 // observed-data log-likelihood
-	SubspaceDeg  float64 // angle between W and the complete-data W (degrees)
+	Fraction    float64    // requested fraction of missing entries
+	Missing     float64    // realised fraction
+	X           *mat.Dense // 1000×2 posterior means
+	Sigma2      float64
+	NNErrors    int // leave-one-out 1-NN errors in latent space
+	Iterations  int
+	LogLikObs   float64 // observed-data log-likelihood
+	SubspaceDeg float64 // angle between W and the complete-data W (degrees)
 	// The same mask fitted by the draft's algorithm (ppcaEmbed's missing-data
 	// branch, 100 iterations): 1-NN errors and σ².
 	DraftNNErrors int
