@@ -190,26 +190,37 @@ func TestKernelPCAProjectTraining(t *testing.T) {
 	}
 }
 
-// The iterative eigensolver path agrees with the dense one.
+// The iterative path (implicitly centred triangle operator) agrees with the
+// dense one, centred and uncentred, including the trace.
 func TestKernelPCAIterativePath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("n = 700 eigenproblems")
 	}
 	Y := kpRandDense(700, 3, 15)
 	k := RBF{LengthScale: 1}
-	a := KernelPCA{Kernel: k, Q: 3, Eigen: &EigenSettings{Method: EigenLanczos}}
-	b := KernelPCA{Kernel: k, Q: 3, Eigen: &EigenSettings{Method: EigenDense}}
-	if err := a.Fit(Y); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Fit(Y); err != nil {
-		t.Fatal(err)
-	}
-	var Xa, Xb mat.Dense
-	a.LatentTo(&Xa)
-	b.LatentTo(&Xb)
-	if d := kpAlignedMaxDiff(&Xa, &Xb); d > 1e-7 {
-		t.Errorf("operator and dense paths differ by %v", d)
+	for _, noCentre := range []bool{false, true} {
+		a := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre, Eigen: &EigenSettings{Method: EigenLanczos}}
+		b := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre, Eigen: &EigenSettings{Method: EigenDense}}
+		if err := a.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		var Xa, Xb mat.Dense
+		a.LatentTo(&Xa)
+		b.LatentTo(&Xb)
+		if d := kpAlignedMaxDiff(&Xa, &Xb); d > 1e-7 {
+			t.Errorf("NoCentre=%v: iterative and dense paths differ by %v", noCentre, d)
+		}
+		if math.Abs(a.Trace()-b.Trace()) > 1e-9*b.Trace() {
+			t.Errorf("NoCentre=%v: trace %v vs %v", noCentre, a.Trace(), b.Trace())
+		}
+		var Pa mat.Dense
+		a.ProjectTo(&Pa, Y)
+		if d := kpMaxAbsDiff(&Pa, &Xa); d > 1e-8 {
+			t.Errorf("NoCentre=%v: iterative ProjectTo(training) off by %v", noCentre, d)
+		}
 	}
 }
 
