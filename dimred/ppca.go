@@ -79,7 +79,7 @@ func (m *PPCA) Fit(Y mat.Matrix) error {
 	if n <= q {
 		return fmt.Errorf("%w: PPCA with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := finiteCheck(Y, "Y"); err != nil {
 		return err
 	}
 	yd := asDense(Y)
@@ -224,7 +224,7 @@ func (m *PPCA) emDefaults() (int, float64) {
 func (m *PPCA) fitEM(Y *mat.Dense) error {
 	n, p := Y.Dims()
 	q := m.Q
-	mu := ColumnMeans(Y)
+	mu := denseColMeans(Y)
 	var S *mat.SymDense
 	if p <= n {
 		S = sampleCov(Y, mu)
@@ -498,7 +498,7 @@ func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (float64, 
 	if !(sigma2 > 0) {
 		panic(fmt.Sprintf("dimred: PPCALogLikelihood σ² = %v must be positive", sigma2))
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := finiteCheck(Y, "Y"); err != nil {
 		return 0, err
 	}
 	yd := asDense(Y)
