@@ -29,12 +29,150 @@ func rbfKernel(n, p int, ell float64, seed uint64) *mat.SymDense {
 	return K
 }
 
+// cpuMetric reports CPU seconds per operation (all cores) next to the
+// wall-clock ns/op, since the development machine is shared.
+func cpuMetric(b *testing.B) func() {
+	c0 := processCPUSeconds()
+	return func() {
+		b.ReportMetric((processCPUSeconds()-c0)/float64(b.N), "cpu-s/op")
+	}
+}
+
 func BenchmarkEigenRBFTop2(b *testing.B) {
 	for _, n := range []int{1000, 2000, 4000} {
 		K := rbfKernel(n, 5, 1, 1)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := EigenSym(K, 2, Largest, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// swissRoll returns n points on the swiss roll in 3-D (t ∈ [1.5π, 4.5π],
+// height ∈ [0, 21]), the standard manifold-learning test set.
+func swissRoll(n int, seed uint64) *mat.Dense {
+	rnd := rand.New(rand.NewPCG(seed, 5))
+	Y := mat.NewDense(n, 3, nil)
+	for i := 0; i < n; i++ {
+		t := 1.5 * math.Pi * (1 + 2*rnd.Float64())
+		Y.Set(i, 0, t*math.Cos(t))
+		Y.Set(i, 1, 21*rnd.Float64())
+		Y.Set(i, 2, t*math.Sin(t))
+	}
+	return Y
+}
+
+func knnLaplacian(b testing.TB, n, k int) *CSR {
+	g, err := KNNGraph(swissRoll(n, 1), k, Union)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := CheckConnected(g); err != nil {
+		b.Fatal(err)
+	}
+	return Laplacian(g.Map(func(i, j int, d float64) float64 { return 1 }))
+}
+
+func BenchmarkEigenLaplacianBottom3(b *testing.B) {
+	for _, n := range []int{1000, 4000, 16000} {
+		L := knnLaplacian(b, n, 10)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
+			for i := 0; i < b.N; i++ {
+				if _, _, err := EigenSymOp(L, 3, Smallest, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkGeodesic(b *testing.B) {
+	for _, n := range []int{2000, 4000, 8000} {
+		g, err := KNNGraph(swissRoll(n, 2), 10, Union)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
+			for i := 0; i < b.N; i++ {
+				if _, err := GeodesicDistances(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkKNNGraph784(b *testing.B) {
+	for _, n := range []int{2000, 8000} {
+		Y := gaussianData(n, 784, 3)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
+			for i := 0; i < b.N; i++ {
+				if _, err := KNNGraph(Y, 10, Union); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkKNearestDim measures the kd-tree against blocked BLAS distances
+// as the dimension grows, the basis of KDTreeMaxDim.
+func BenchmarkKNearestDim(b *testing.B) {
+	n := 8000
+	for _, p := range []int{2, 4, 6, 8, 16, 32} {
+		Y := gaussianData(n, p, uint64(p))
+		for _, path := range []string{"kdtree", "blas"} {
+			b.Run(fmt.Sprintf("p=%d/%s", p, path), func(b *testing.B) {
+				saved := KDTreeMaxDim
+				defer func() { KDTreeMaxDim = saved }()
+				KDTreeMaxDim = 0
+				if path == "kdtree" {
+					KDTreeMaxDim = 1000
+				}
+				defer cpuMetric(b)()
+				for i := 0; i < b.N; i++ {
+					if _, err := KNearest(Y, 10); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkEigenCrossover compares the dense and Lanczos paths at small n,
+// the basis of denseCrossover.
+func BenchmarkEigenCrossover(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for _, n := range []int{64, 128, 200, 256, 400} {
+		mats := map[string]*mat.SymDense{"rbf": rbfKernel(n, 5, 1, 1), "random": randomSym(n, rnd)}
+		for _, name := range []string{"rbf", "random"} {
+			for _, m := range []EigenMethod{EigenDense, EigenLanczos} {
+				b.Run(fmt.Sprintf("n=%d/%s/method=%d", n, name, m), func(b *testing.B) {
+					defer cpuMetric(b)()
+					for i := 0; i < b.N; i++ {
+						EigenSym(mats[name], 2, Largest, &EigenSettings{Method: m})
+					}
+				})
+			}
+		}
+	}
+}
+
+func BenchmarkTruncatedSVD(b *testing.B) {
+	Y := lowRankPlusNoise(5000, 784, 0.9, 0.1, 4)
+	for _, m := range []SVDMethod{SVDExact, SVDRandomized} {
+		b.Run(fmt.Sprintf("5000x784/k=10/method=%d", m), func(b *testing.B) {
+			defer cpuMetric(b)()
+			for i := 0; i < b.N; i++ {
+				if _, _, _, err := TruncatedSVD(Y, 10, &SVDSettings{Method: m}); err != nil {
 					b.Fatal(err)
 				}
 			}

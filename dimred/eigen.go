@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"gonum.org/v1/gonum/blas"
 	"math"
@@ -51,7 +52,7 @@ const (
 type EigenSettings struct {
 	Method  EigenMethod
 	Tol     float64     // residual tolerance ‖Av − λv‖ ≤ Tol·‖A‖; default 1e-10
-	MaxIter int         // iteration limit of the iterative solver; 0 means a default
+	MaxIter int         // limit on operator applications (matrix–vector products); 0 means max(20000, 10n)
 	Src     rand.Source // start vectors; nil means a fixed seed
 
 	// BlockSize is the number of vectors the Lanczos basis grows by at a
@@ -95,16 +96,21 @@ func EigenSym(a mat.Symmetric, k int, end EigenEnd, s *EigenSettings) (vals []fl
 // magnitude; start vectors from s.Src, so runs are reproducible.
 //
 // Smallest eigenpairs, e.g. of a graph Laplacian, are found from the same
-// Krylov space as the largest: a spectral transform σI − L leaves that space
-// unchanged and so gains nothing for Lanczos (it only helps power or
-// subspace iteration). Shift-invert would converge in fewer outer steps but
-// needs either a sparse Cholesky factorisation (fill-in, and gonum has none)
-// or an inner conjugate-gradient solve whose iteration count grows with the
-// same √(λ_max/gap) as Lanczos itself, so it is not faster without a good
-// preconditioner; thick restart with a generous basis is used instead.
-// Measured cost: see BenchmarkEigenLaplacianBottom3. Eigenvalues of
-// multiplicity above the block size may be missed (one Krylov vector per
-// eigenspace per block column); set BlockSize to the expected multiplicity.
+// Krylov space as the largest: a plain spectral transform σI − L leaves that
+// space unchanged and so gains nothing for Lanczos (it only helps power or
+// subspace iteration). Shift-invert would need few outer steps but either a
+// sparse Cholesky factorisation (fill-in; gonum has none) or an inner
+// conjugate-gradient solve whose iteration count grows with the same
+// √(λ_max/gap) as Lanczos itself, so it is not faster without a good
+// preconditioner. What does cost is Lanczos's full reorthogonalisation when
+// the wanted end is clustered (hundreds of basis vectors at O(n·m) each), so
+// for a *CSR with n ≥ 1500 Lanczos runs on a Chebyshev polynomial filter of
+// the matrix (see chebyshev.go): d = 32 cheap sparse products per basis
+// vector, about a fifth of the basis, and a final Rayleigh–Ritz check with
+// the matrix itself. Measured: BenchmarkEigenLaplacianBottom3. Eigenvalues
+// of multiplicity above the block size may be missed (one Krylov vector per
+// eigenspace per block column); set BlockSize to the expected multiplicity
+// (e.g. the number of components of a disconnected graph).
 //
 // With EigenDense (or EigenAuto at small n) the operator is materialised
 // column by column, n products.
@@ -164,6 +170,12 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 		src = rand.NewPCG(1, 2)
 	}
 	p.rnd = rand.New(src)
+	if c, ok := op.(*CSR); ok && n >= chebMinN && k <= n/20 {
+		vals, vecs, err := chebyshevLanczos(c, k, end, p)
+		if !errors.Is(err, errChebUnsuitable) {
+			return vals, vecs, err
+		}
+	}
 	vals, vecs, err := blockLanczos(op, k, end, p)
 	if err != nil && s.Method == EigenAuto && n <= autoDenseFallback {
 		if dense == nil {

@@ -111,13 +111,24 @@ func TestEigenLaplacianBottom(t *testing.T) {
 			dense.SetSym(i, j, L.At(i, j))
 		}
 	}
-	vals, vecs, err := EigenSymOp(L, 3, Smallest, &EigenSettings{Method: EigenLanczos})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkEigenpairs(t, dense, 3, Smallest, vals, vecs, 1e-8)
-	if math.Abs(vals[0]) > 1e-8 {
-		t.Errorf("smallest Laplacian eigenvalue %v, want 0", vals[0])
+	for _, cheb := range []bool{false, true} {
+		saved := chebMinN
+		if cheb {
+			chebMinN = 0
+		} else {
+			chebMinN = 1 << 30
+		}
+		for _, end := range []EigenEnd{Smallest, Largest} {
+			vals, vecs, err := EigenSymOp(L, 3, end, &EigenSettings{Method: EigenLanczos})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkEigenpairs(t, dense, 3, end, vals, vecs, 1e-8)
+			if end == Smallest && math.Abs(vals[0]) > 1e-8 {
+				t.Errorf("smallest Laplacian eigenvalue %v, want 0", vals[0])
+			}
+		}
+		chebMinN = saved
 	}
 }
 

@@ -47,6 +47,7 @@ type lanczosParams struct {
 	block       int     // block size b
 	ncv         int     // maximum basis size
 	rnd         *rand.Rand
+	products    *int // if not nil, receives the number of products made
 }
 
 // blockLanczos computes k eigenpairs at one end of the spectrum of the
@@ -57,7 +58,9 @@ type lanczosParams struct {
 // a time. For each new block P the product W = A P is orthogonalised twice
 // against the whole basis (classical Gram–Schmidt, BLAS-3); the
 // coefficients are the entries Vᵀ A P of the projected matrix T = Vᵀ A V,
-// which is thus formed explicitly rather than assumed block tridiagonal. The
+// which is thus formed explicitly rather than assumed block tridiagonal (the
+// second pass is skipped when the first removed little, by the
+// Daniel–Gragg–Kaufman–Stewart criterion). The
 // remainder R = W − V Vᵀ W is factorised R = L Q (Q orthonormal rows) and Q
 // is the next block, so A V = V T + Rᵀ E_P and the residual of a Ritz pair
 // (θ, V y) is exactly ‖Lᵀ y_P‖. When the basis is full it is compressed to
@@ -116,7 +119,14 @@ func blockLanczos(op SymOperator, k int, end EigenEnd, p lanczosParams) ([]float
 			coef[i] = 0
 		}
 		orthoAgainst(V, nb, W, bp, n, coef)
-		orthoAgainst(V, nb, W, bp, n, coef)
+		// Second pass unless every row kept ≥ 1/√2 of its norm (the DGKS
+		// criterion: then one pass is orthogonal to working precision).
+		for i := 0; i < bp; i++ {
+			if floats.Norm(W[i*n:(i+1)*n], 2) < math.Sqrt2/2*wnorm[i] {
+				orthoAgainst(V, nb, W, bp, n, coef)
+				break
+			}
+		}
 		// coef is nb×bp: coef[j*bp+c] = v_jᵀ A p_c.
 		for j := 0; j < nb; j++ {
 			for c := 0; c < bp; c++ {
@@ -177,6 +187,9 @@ func blockLanczos(op SymOperator, k int, end EigenEnd, p lanczosParams) ([]float
 			converged = false
 		}
 		if converged || bq == 0 || products >= p.maxProducts {
+			if p.products != nil {
+				*p.products = products
+			}
 			if nb < k {
 				return nil, nil, &NotConvergedError{Products: products, Bound: bound, Residuals: res}
 			}

@@ -28,11 +28,20 @@ func (nb *Neighbours) Of(i int) ([]int, []float64) {
 
 // KDTreeMaxDim is the largest dimension p for which KNearest and
 // EpsilonGraph use gonum's kd-tree; above it they use blocked BLAS distances
-// (brute force, O(n² p) flops at matrix-product speed). Measured on the
-// development machine, n = 8000 Gaussian points, k = 10 (see
-// BenchmarkKNearestDim): the kd-tree wins clearly up to p ≈ 8 and loses
-// from p ≈ 16, where it degenerates to visiting most points.
-var KDTreeMaxDim = 10
+// (brute force, n²p flops at matrix-product speed, half of them thanks to
+// symmetry). Measured on the development machine (2 cores shared with other
+// jobs, load ≈ 9, so ±50%), n = 8000 Gaussian points, k = 10, see
+// BenchmarkKNearestDim:
+//
+//	p          2      4      6      8     16     32
+//	kd-tree  0.34s  0.56s  2.5s   7.0s   4.5s   10s
+//	BLAS     1.5s   2.0s   2.5s   1.9s   0.4s   1.5s
+//
+// The kd-tree's cost grows with the intrinsic dimension of the data (these
+// points fill all p dimensions, its worst case) and only as n log n, the
+// BLAS path's as n²p, so data on a low-dimensional manifold, or much larger
+// n, favour the kd-tree beyond p = 6; set this variable accordingly.
+var KDTreeMaxDim = 6
 
 // knnBlockRows is the number of query rows per BLAS distance block.
 const knnBlockRows = 256
@@ -149,61 +158,96 @@ type nbCand struct {
 func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.j }
 
 // knnBrute finds neighbours from blocks of squared distances
-// ‖y_i‖² + ‖y_j‖² − 2 y_iᵀ y_j, one BLAS product per block of query rows.
+// ‖y_i‖² + ‖y_j‖² − 2 y_iᵀ y_j. Distances are symmetric, so only the blocks
+// on and above the diagonal are computed (half the flops of a full
+// product): the block of rows I against columns J ≥ I feeds the lists of
+// the points in I (by rows) and of the points in J > I (by columns). One
+// BLAS product per row block (gonum's Dgemm splits it over all cores), then
+// the list updates in parallel, each goroutine owning a set of points.
 func knnBrute(yd *mat.Dense, k int, nb *Neighbours) {
 	n, p := yd.Dims()
 	sq := rowSquaredNorms(yd)
 	yr := yd.RawMatrix()
-	all := blas64.General{Rows: n, Cols: p, Stride: yr.Stride, Data: yr.Data}
 	g := make([]float64, knnBlockRows*n)
+	lists := make([]nbList, n)
+	for i := range lists {
+		lists[i] = nbList{c: make([]nbCand, 0, k), worst: math.Inf(1)}
+	}
 	for r0 := 0; r0 < n; r0 += knnBlockRows {
 		r1 := min(n, r0+knnBlockRows)
-		q := blas64.General{Rows: r1 - r0, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
-		G := blas64.General{Rows: r1 - r0, Cols: n, Stride: n, Data: g}
-		// gonum's Dgemm splits large products over all cores itself.
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, all, 0, G)
-		parallelFor(r1-r0, 16, func(lo, hi int) {
-			best := make([]nbCand, 0, k)
+		h, w := r1-r0, n-r0
+		q := blas64.General{Rows: h, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
+		rest := blas64.General{Rows: w, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
+		G := blas64.General{Rows: h, Cols: w, Stride: w, Data: g}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, rest, 0, G)
+		// Rows of the block: candidates j ≥ r0.
+		parallelFor(h, 16, func(lo, hi int) {
 			for ii := lo; ii < hi; ii++ {
 				i := r0 + ii
-				row := g[ii*n : (ii+1)*n]
-				best = selectNearest(best[:0], row, sq, sq[i], i, k)
-				for m, c := range best {
-					nb.Index[i*k+m] = c.j
-					nb.Dist[i*k+m] = math.Sqrt(c.d)
+				row := g[ii*w : (ii+1)*w]
+				l := &lists[i]
+				for jj, gj := range row {
+					j := r0 + jj
+					if j == i {
+						continue
+					}
+					d := sq[i] + sq[j] - 2*gj
+					if d < 0 {
+						d = 0
+					}
+					l.offer(d, j, k)
+				}
+			}
+		})
+		// Columns beyond the block: candidates i ∈ [r0, r1).
+		parallelFor(n-r1, 64, func(lo, hi int) {
+			for jj := lo; jj < hi; jj++ {
+				j := r1 + jj
+				col := h + jj // G's column for point j
+				l := &lists[j]
+				for ii := 0; ii < h; ii++ {
+					i := r0 + ii
+					d := sq[i] + sq[j] - 2*g[ii*w+col]
+					if d < 0 {
+						d = 0
+					}
+					l.offer(d, i, k)
 				}
 			}
 		})
 	}
-}
-
-// selectNearest returns the k smallest d_j = sqi + sq[j] − 2 g[j], j ≠ self,
-// sorted, by insertion into a sorted list (k is small).
-func selectNearest(best []nbCand, g, sq []float64, sqi float64, self, k int) []nbCand {
-	worst := math.Inf(1)
-	for j, gj := range g {
-		if j == self {
-			continue
-		}
-		d := sqi + sq[j] - 2*gj
-		if d < 0 {
-			d = 0
-		}
-		if len(best) == k && d >= worst {
-			continue
-		}
-		c := nbCand{d, j}
-		pos := sort.Search(len(best), func(m int) bool { return c.less(best[m]) })
-		if len(best) < k {
-			best = append(best, nbCand{})
-		}
-		copy(best[pos+1:], best[pos:len(best)-1])
-		best[pos] = c
-		if len(best) == k {
-			worst = best[k-1].d
+	for i := range lists {
+		for m, c := range lists[i].c {
+			nb.Index[i*k+m] = c.j
+			nb.Dist[i*k+m] = math.Sqrt(c.d)
 		}
 	}
-	return best
+}
+
+// nbList is a point's sorted list of its best candidates so far.
+type nbList struct {
+	c     []nbCand
+	worst float64
+}
+
+// offer inserts (d, j) if it is among the k best, ties broken by index.
+func (l *nbList) offer(d float64, j, k int) {
+	if len(l.c) == k && d > l.worst {
+		return
+	}
+	c := nbCand{d, j}
+	if len(l.c) == k && !c.less(l.c[k-1]) {
+		return
+	}
+	pos := sort.Search(len(l.c), func(m int) bool { return c.less(l.c[m]) })
+	if len(l.c) < k {
+		l.c = append(l.c, nbCand{})
+	}
+	copy(l.c[pos+1:], l.c[pos:len(l.c)-1])
+	l.c[pos] = c
+	if len(l.c) == k {
+		l.worst = l.c[k-1].d
+	}
 }
 
 // Symmetrisation says how a directed k-nearest-neighbour relation becomes
