@@ -508,3 +508,31 @@ func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (float64, 
 	covTimes(sw, yd, mu, nil, w)
 	return ppcaLogLik(n, p, trS, w, sigma2, sw)
 }
+
+// Sample stores n draws from the fitted model, y = W x + μ + ε with
+// x ~ N(0, I_q) and ε ~ N(0, σ²I_p), as the rows of dst (n×p); an empty dst
+// is resized. src nil means rand.NewPCG(1, 2).
+func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
+	m.mustFit()
+	if n < 1 {
+		panic(fmt.Sprintf("dimred: PPCA.Sample n = %d < 1", n))
+	}
+	if src == nil {
+		src = rand.NewPCG(1, 2)
+	}
+	rnd := rand.New(src)
+	q, p := m.Q, m.p
+	reuseAs(dst, n, p)
+	x := mat.NewDense(n, q, nil)
+	for i := range x.RawMatrix().Data {
+		x.RawMatrix().Data[i] = rnd.NormFloat64()
+	}
+	dst.Mul(x, m.w.T())
+	s := math.Sqrt(m.sigma2)
+	for i := 0; i < n; i++ {
+		row := dst.RawRowView(i)
+		for j := range row {
+			row[j] += m.mu[j] + s*rnd.NormFloat64()
+		}
+	}
+}

@@ -432,3 +432,26 @@ func TestPPCALogLikelihoodAndAngleBadInput(t *testing.T) {
 		t.Errorf("orthogonal lines: angle %v", a)
 	}
 }
+
+func TestPPCASample(t *testing.T) {
+	m := PPCA{Q: 2}
+	if err := m.Fit(lowRank(300, 5, 2, 0.5, 29)); err != nil {
+		t.Fatal(err)
+	}
+	var ys mat.Dense
+	m.Sample(&ys, 100000, nil)
+	S := sampleCov(&ys, ColumnMeans(&ys))
+	var C mat.SymDense
+	m.CovarianceTo(&C)
+	var d mat.Dense
+	d.Sub(S, &C)
+	if r := mat.Norm(&d, 2) / mat.Norm(&C, 2); r > 0.02 {
+		t.Errorf("sample covariance off by %.3g (relative)", r)
+	}
+	mu, got := m.Mean(), ColumnMeans(&ys)
+	for j := range mu {
+		if math.Abs(got[j]-mu[j]) > 0.05 {
+			t.Errorf("mean %d: %v vs %v", j, got[j], mu[j])
+		}
+	}
+}
