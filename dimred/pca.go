@@ -71,8 +71,8 @@ type PCA struct {
 // observations). It returns an error wrapping ErrNaN for a non-finite entry
 // and ErrTooFewPoints when n < 2. With Method PCARandomized it returns an
 // error wrapping ErrNotConverged (the model is still usable, with the last
-// estimate) when the subspace has not settled after MaxIter iterations;
-// PCAAuto instead falls back to an exact solver. It panics unless
+// estimate) when the subspace has not settled after MaxIter iterations.
+// It panics unless
 // 1 ≤ Q ≤ min(n, p).
 func (m *PCA) Fit(Y mat.Matrix) error {
 	n, p := Y.Dims()
@@ -130,17 +130,7 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 		var ok bool
 		vals, u, m.iters, ok, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(src))
 		if err == nil && !ok {
-			if m.Method == PCAAuto {
-				// A spectrum too flat for subspace iteration: fall back
-				// to an exact solver.
-				if p <= n {
-					vals, u, err = pcaCovariance(yd, mu, q)
-				} else {
-					vals, u, err = pcaGram(yd, mu, q)
-				}
-			} else {
-				notConverged = fmt.Errorf("%w: randomized PCA subspace still moving after %d power iterations (Tol %g); the leading eigenvalues are nearly equal — use PCACovariance or PCAGram, or raise MaxIter", ErrNotConverged, m.iters, tol)
-			}
+			notConverged = fmt.Errorf("%w: randomized PCA subspace still moving after %d power iterations (Tol %g); the leading eigenvalues are nearly equal — use PCALanczos, or raise MaxIter", ErrNotConverged, m.iters, tol)
 		}
 	default:
 		panic(fmt.Sprintf("dimred: unknown PCAMethod %d", method))

@@ -165,8 +165,9 @@ func BenchmarkPPCAEM(b *testing.B) {
 }
 
 // TestPCARandomizedFlatSpectrum: on isotropic noise the leading
-// eigenvalues are nearly equal and subspace iteration crawls; PCAAuto must
-// fall back to the exact answer, PCARandomized must say it did not converge.
+// eigenvalues are nearly equal and subspace iteration crawls; PCAAuto
+// (Lanczos) must still give the exact answer, and PCARandomized must say
+// it did not converge.
 func TestPCARandomizedFlatSpectrum(t *testing.T) {
 	y := lowRank(600, 300, 1, 5, 31) // noise dominates: a flat spectrum
 	a := PCA{Q: 2, MaxIter: 3}
