@@ -69,10 +69,12 @@ type ClassicalMDS struct {
 // Fit runs classical MDS on the Euclidean squared distances between the
 // rows of Y (n×p). It panics unless 0 < q < n and returns an error wrapping
 // ErrNaN for a non-finite entry of Y. (For Euclidean data B = ŶŶᵀ; Fit
-// forms D anyway so that its result is exactly FitDistances of D.)
+// forms D anyway so that its result is exactly FitDistances of D.) Any
+// error leaves the model unfitted.
 func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
 	n, _ := Y.Dims()
 	m.checkQ(n)
+	m.reset()
 	if err := checkFinite(Y, "Y"); err != nil {
 		return err
 	}
@@ -90,10 +92,13 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
 // 0 < q < n. It returns an error wrapping ErrNaN for a non-finite entry,
 // ErrNotDistance for a negative entry, a non-zero diagonal or an
 // asymmetric D (checked when D is not a *mat.SymDense), and
-// ErrNotEuclidean when B has fewer than q positive eigenvalues.
+// ErrNotEuclidean when B has fewer than q positive eigenvalues. Any error
+// leaves the model unfitted: a previous fit is discarded before D is
+// checked.
 func (m *ClassicalMDS) FitDistances(D mat.Symmetric) error {
 	n := D.SymmetricDim()
 	m.checkQ(n)
+	m.reset()
 	sd := mat.NewSymDense(n, nil)
 	_, isSym := D.(*mat.SymDense)
 	for i := 0; i < n; i++ {
@@ -131,9 +136,15 @@ func (m *ClassicalMDS) checkQ(n int) {
 	}
 }
 
+// reset discards a previous fit, so that a failed fit leaves the model
+// unfitted rather than serving the old configuration.
+func (m *ClassicalMDS) reset() {
+	m.x, m.vals, m.all, m.u, m.r, m.y = nil, nil, false, nil, nil, nil
+}
+
 func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	n := D.SymmetricDim()
-	m.x, m.vals, m.all, m.y = nil, nil, false, nil
+	m.reset()
 	limit := m.DenseLimit
 	if limit == 0 {
 		limit = DefaultMDSDenseLimit

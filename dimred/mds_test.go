@@ -379,3 +379,54 @@ func TestClassicalMDSProjection(t *testing.T) {
 	}()
 	m.ProjectTo(&X, mat.NewDense(1, 1, []float64{0}))
 }
+
+// TestClassicalMDSFailedRefitIsUnfitted checks that every kind of failed
+// refit discards the previous fit instead of serving the old X.
+func TestClassicalMDSFailedRefitIsUnfitted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	Y := randMatrix(rng, 12, 3)
+	bad := mat.NewSymDense(4, []float64{0, 1, 4, 9, 1, 0, 1, 4, 4, 1, 0, 1, 9, 4, 1, 0})
+	bad.SetSym(0, 2, math.NaN())
+	neg := mat.NewSymDense(4, []float64{0, 1, 4, 9, 1, 0, 1, 4, 4, 1, 0, 1, 9, 4, 1, 0})
+	neg.SetSym(0, 1, -1)
+	Ynan := mat.DenseCopyOf(Y)
+	Ynan.Set(2, 1, math.NaN())
+	for _, tc := range []struct {
+		name string
+		q    int
+		fail func(m *ClassicalMDS) error
+	}{
+		{"NaN distance", 1, func(m *ClassicalMDS) error { return m.FitDistances(bad) }},
+		{"negative distance", 1, func(m *ClassicalMDS) error { return m.FitDistances(neg) }},
+		{"asymmetric", 1, func(m *ClassicalMDS) error {
+			return m.FitDistances(asym{mat.NewDense(4, 4, []float64{0, 1, 4, 9, 1, 0, 1, 4, 4, 2, 0, 1, 9, 4, 1, 0})})
+		}},
+		{"NaN in Y", 2, func(m *ClassicalMDS) error { return m.Fit(Ynan) }},
+		{"not Euclidean", 11, func(m *ClassicalMDS) error {
+			m.Plain = true
+			return m.FitDistances(nonEuclidean(rand.New(rand.NewPCG(11, 12)), 12))
+		}},
+	} {
+		m := &ClassicalMDS{Q: tc.q}
+		if err := m.Fit(Y); err != nil {
+			t.Fatalf("%s: first fit: %v", tc.name, err)
+		}
+		if err := tc.fail(m); err == nil {
+			t.Fatalf("%s: refit did not fail", tc.name)
+		}
+		for what, use := range map[string]func(){
+			"LatentTo":      func() { var X mat.Dense; m.LatentTo(&X) },
+			"ProjectTo":     func() { var X mat.Dense; m.ProjectTo(&X, Y) },
+			"EigenvaluesTo": func() { m.EigenvaluesTo(nil) },
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: %s after a failed refit served the old fit instead of panicking", tc.name, what)
+					}
+				}()
+				use()
+			}()
+		}
+	}
+}
