@@ -64,6 +64,33 @@ func TestCSRBasics(t *testing.T) {
 	}
 }
 
+func TestCSRMulTrans(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(4, 4))
+	n := 40
+	var ii, jj []int
+	var vv []float64
+	for e := 0; e < 150; e++ {
+		ii, jj, vv = append(ii, rnd.IntN(n)), append(jj, rnd.IntN(n)), append(vv, rnd.NormFloat64())
+	}
+	a := NewCSR(n, ii, jj, vv)
+	var want mat.Dense
+	want.Mul(a.T(), a)
+	if got := a.MulTrans(a); !mat.EqualApprox(got, &want, 1e-12) || !got.IsSymmetric(1e-12) {
+		t.Error("MulTrans differs from the dense AᵀA")
+	}
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = rnd.NormFloat64()
+	}
+	got := make([]float64, n)
+	a.MulTransVecTo(got, x)
+	w := mat.NewVecDense(n, nil)
+	w.MulVec(a.T(), mat.NewVecDense(n, x))
+	if !floats.EqualApprox(got, w.RawVector().Data, 1e-12) {
+		t.Error("MulTransVecTo differs from the dense Aᵀx")
+	}
+}
+
 func TestLaplacians(t *testing.T) {
 	Y := gaussianData(60, 2, 1)
 	g, err := KNNGraph(Y, 5, Union)
