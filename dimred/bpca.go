@@ -22,8 +22,9 @@ import (
 //
 // Columns the data do not support shrink to zero and their αᵢ → ∞: the
 // model switches off unneeded latent dimensions, so Q can be set high
-// (default min(n, p) − 1) and the effective dimensionality read off with
-// ActiveDims. A column is pruned (w_{:,i} = 0, αᵢ = +Inf) once
+// (default p − 1; ⌊n/2⌋ when p ≥ n, where MAP estimation with q near
+// n − 1 explains nearly everything as signal and stalls) and the
+// effective dimensionality read off with ActiveDims. A column is pruned (w_{:,i} = 0, αᵢ = +Inf) once
 // ‖w_{:,i}‖² < PruneTol · tr S. EM starts from the PPCA eigen solution.
 // Each step increases log p(Y|W, σ²) + log p(W|α) over the active columns,
 // the objective passed to Monitor; pruning a column drops its (large)
@@ -32,7 +33,7 @@ import (
 // Bishop (1999b) also gives a variational treatment with hyperpriors; this
 // is the simpler MAP/ARD version of the 1999a paper.
 type BayesianPCA struct {
-	Q        int     // maximum latent dimension; 0 means min(n, p) − 1
+	Q        int     // maximum latent dimension; 0 means p−1 (⌊n/2⌋ when p ≥ n)
 	MaxIter  int     // 0 means 10000
 	Tol      float64 // stop when the objective changes by less than Tol·|objective|; 0 means 1e-10; negative: run MaxIter
 	PruneTol float64 // 0 means 1e-12
@@ -58,7 +59,16 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) error {
 		return fmt.Errorf("%w: BayesianPCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
 	}
 	if q == 0 {
-		q = min(n, p) - 1
+		// p−1; when p ≥ n the centred data have rank n−1 and a model
+		// with q near n−1 explains almost everything as signal, leaving
+		// σ² tiny and the MAP iteration stuck, so use ⌊n/2⌋ there.
+		q = p - 1
+		if p >= n {
+			q = n / 2
+		}
+		if q < 1 {
+			return fmt.Errorf("%w: BayesianPCA needs n ≥ 2 observations for the default Q, have %d", ErrTooFewPoints, n)
+		}
 	}
 	if n <= q {
 		return fmt.Errorf("%w: BayesianPCA with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)

@@ -57,3 +57,14 @@ func TestBayesianPCABadInput(t *testing.T) {
 		t.Errorf("n < 2: %v", err)
 	}
 }
+
+func TestBayesianPCAWide(t *testing.T) {
+	y := lowRank(40, 100, 2, 0.3, 17) // p > n: Q defaults to n/2
+	m := BayesianPCA{}
+	if err := m.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.ActiveDims(); got != 2 {
+		t.Errorf("p > n: %d active dimensions, want 2", got)
+	}
+}

@@ -226,6 +226,7 @@ type FeatureExtraction struct {
 	Eigen *EigenSettings // eigensolver settings; nil means defaults
 
 	r      *mat.Dense // p×q
+	mu     []float64  // column means of Y
 	lambda []float64  // top q eigenvalues of S
 	trS    float64
 	x      *mat.Dense
@@ -246,7 +247,7 @@ func (f *FeatureExtraction) Fit(Y mat.Matrix) error {
 		return err
 	}
 	var yc mat.Dense
-	CentreColumns(&yc, Y)
+	mu := CentreColumns(&yc, Y)
 	S := mat.NewSymDense(p, nil)
 	S.SymOuterK(1/float64(n), yc.T())
 	vals, vecs, err := EigenSym(S, f.Q, Largest, f.Eigen)
@@ -262,8 +263,31 @@ func (f *FeatureExtraction) Fit(Y mat.Matrix) error {
 	if !f.NoScale {
 		x.Scale(math.Sqrt(float64(f.Q)/float64(p)), x)
 	}
-	f.r, f.lambda, f.trS, f.x, f.n, f.p = vecs, vals, tr, x, n, p
+	f.r, f.mu, f.lambda, f.trS, f.x, f.n, f.p = vecs, mu, vals, tr, x, n, p
 	return nil
+}
+
+// ProjectTo stores in dst (m×q) the latent positions of new points Ynew
+// (m×p): √(q/p) (Ynew − 1μᵀ) R_q (without the factor when NoScale).
+func (f *FeatureExtraction) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
+	f.mustFit()
+	m, p := Ynew.Dims()
+	if p != f.p {
+		panic(mat.ErrShape)
+	}
+	reuseAs(dst, m, f.Q)
+	var yc mat.Dense
+	yc.CloneFrom(Ynew)
+	for i := 0; i < m; i++ {
+		row := yc.RawRowView(i)
+		for j := range row {
+			row[j] -= f.mu[j]
+		}
+	}
+	dst.Mul(&yc, f.r)
+	if !f.NoScale {
+		dst.Scale(math.Sqrt(float64(f.Q)/float64(f.p)), dst)
+	}
 }
 
 // LatentTo stores X (n×q).

@@ -186,3 +186,18 @@ func TestFeatureSelectionPicksLargestVariance(t *testing.T) {
 		t.Errorf("principal angle %g°, want 26.565°", ang)
 	}
 }
+
+func TestFeatureExtractionProjectTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 38))
+	Y := correlated(rng, 30, 4)
+	fe := &FeatureExtraction{Q: 2}
+	if err := fe.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	var X, Xp mat.Dense
+	fe.LatentTo(&X)
+	fe.ProjectTo(&Xp, Y)
+	if d := maxAbsDiff(&X, &Xp); d > 1e-12 {
+		t.Errorf("projecting the training data differs by %g", d)
+	}
+}

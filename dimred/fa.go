@@ -238,12 +238,15 @@ func (m *FactorAnalysis) Iterations() int { return m.iters }
 func (m *FactorAnalysis) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
 
 // ProjectTo stores the posterior means of new observations (rows of Ynew)
-// in dst.
+// in dst. It panics on a shape mismatch or a NaN or Inf in Ynew.
 func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()
 	if c != m.p {
 		panic(mat.ErrShape)
+	}
+	if err := checkFinite(Ynew, "Ynew"); err != nil {
+		panic("dimred: FactorAnalysis.ProjectTo: " + err.Error())
 	}
 	bt := mat.NewDense(m.p, m.Q, nil)
 	for j := 0; j < m.p; j++ {

@@ -116,16 +116,26 @@ func (k RBF) CrossTo(dst *mat.Dense, A, B mat.Matrix) {
 	})
 }
 
-// SymTo implements MatrixKernel: one BLAS rank-k update for the squared
-// distances, then the exponential of the upper triangle on all cores.
+// SymTo implements MatrixKernel: the Gram matrix Y Yᵀ by tiled BLAS on all
+// cores, then d_ij = ‖y_i‖² + ‖y_j‖² − 2y_iᵀy_j (clamped at zero, exactly
+// zero on the diagonal) and the exponential, also on all cores.
 func (k RBF) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 	v, h := k.params()
-	PairwiseSquaredDistances(dst, Y)
+	kernelGramUpper(dst, Y)
 	raw := dst.RawSymmetric()
 	n := raw.N
+	sq := make([]float64, n)
+	for i := range sq {
+		sq[i] = raw.Data[i*raw.Stride+i]
+	}
 	kernelParallelTri(n, func(i int) {
 		row := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
-		for j, d := range row {
+		row[0] = v
+		for j := 1; j < len(row); j++ {
+			d := sq[i] + sq[i+j] - 2*row[j]
+			if d < 0 {
+				d = 0
+			}
 			row[j] = v * math.Exp(-h*d)
 		}
 	})
@@ -227,7 +237,10 @@ func (k Polynomial) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 	})
 }
 
-// kernelGramUpper stores Y Yᵀ in the upper triangle of dst (already sized n×n).
+// kernelGramUpper stores Y Yᵀ in the upper triangle of dst (already sized
+// n×n). The triangle is cut into tiles that are filled in parallel, the
+// diagonal tiles by dsyrk and the others by dgemm, so the O(n²p) product
+// uses every core (gonum's dsyrk alone is single-threaded).
 func kernelGramUpper(dst *mat.SymDense, Y mat.Matrix) {
 	n, p := Y.Dims()
 	yd, ok := Y.(*mat.Dense)
@@ -236,8 +249,56 @@ func kernelGramUpper(dst *mat.SymDense, Y mat.Matrix) {
 	}
 	yr := yd.RawMatrix()
 	g := dst.RawSymmetric()
-	g.Uplo = blas.Upper
-	blas64.Syrk(blas.NoTrans, 1, blas64.General{Rows: n, Cols: p, Stride: yr.Stride, Data: yr.Data}, 0, g)
+	if n == 0 {
+		return
+	}
+	if p == 0 {
+		for i := 0; i < n; i++ {
+			row := g.Data[i*g.Stride+i : i*g.Stride+n]
+			for j := range row {
+				row[j] = 0
+			}
+		}
+		return
+	}
+	const tile = 256
+	nt := (n + tile - 1) / tile
+	type job struct{ it, jt int }
+	var jobs []job
+	for it := 0; it < nt; it++ {
+		for jt := it; jt < nt; jt++ {
+			jobs = append(jobs, job{it, jt})
+		}
+	}
+	rows := func(t int) blas64.General {
+		lo, hi := t*tile, min(n, (t+1)*tile)
+		return blas64.General{Rows: hi - lo, Cols: p, Stride: yr.Stride, Data: yr.Data[lo*yr.Stride:]}
+	}
+	// Deal the tiles out round-robin so each core gets a mix of diagonal
+	// and off-diagonal work.
+	w := min(runtime.GOMAXPROCS(0), len(jobs))
+	if n*n*p < 1<<18 {
+		w = 1
+	}
+	var wg sync.WaitGroup
+	for t := 0; t < w; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for x := t; x < len(jobs); x += w {
+				jb := jobs[x]
+				i0, j0 := jb.it*tile, jb.jt*tile
+				A := rows(jb.it)
+				if jb.it == jb.jt {
+					blas64.Syrk(blas.NoTrans, 1, A, 0, blas64.Symmetric{Uplo: blas.Upper, N: A.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+i0:]})
+					continue
+				}
+				B := rows(jb.jt)
+				blas64.Gemm(blas.NoTrans, blas.Trans, 1, A, B, 0, blas64.General{Rows: A.Rows, Cols: B.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+j0:]})
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // KernelMatrixTo stores in dst the n×m cross-kernel matrix

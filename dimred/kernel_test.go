@@ -104,6 +104,20 @@ func TestRBFGramLargeParallel(t *testing.T) {
 			}
 		}
 	}
+	// The tiled parallel Gram (several 256-row tiles) for the other kernels.
+	Y2 := kpRandDense(600, 7, 5)
+	for _, kk := range []Kernel{Linear{}, Polynomial{Degree: 2, Offset: 1}} {
+		var G mat.SymDense
+		GramTo(&G, kk, Y2)
+		for i := 0; i < 600; i += 11 {
+			for j := 0; j < 600; j += 5 {
+				want := kk.Eval(Y2.RawRowView(i), Y2.RawRowView(j))
+				if math.Abs(G.At(i, j)-want) > 1e-10*math.Max(1, math.Abs(want)) {
+					t.Fatalf("%T [%d,%d] = %v want %v", kk, i, j, G.At(i, j), want)
+				}
+			}
+		}
+	}
 	// Mercer: the Gram matrix is positive semi-definite (book L2159).
 	vals, _, err := EigenSym(&K, 1, Smallest, nil)
 	if err != nil {

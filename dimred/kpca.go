@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -47,12 +45,6 @@ type KernelPCA struct {
 	vals      []float64 // λ_1 ≥ … ≥ λ_q
 	vecs      *mat.Dense
 }
-
-// kpcaDenseMax is the size up to which KernelPCA always uses the dense
-// eigensolver; above it, and when q is small relative to n, it hands the
-// centred kernel matrix to EigenSymOp through a multi-core matrix–vector
-// product.
-const kpcaDenseMax = 600
 
 // Fit computes the kernel matrix of the rows of Y (n×p, never modified)
 // and fits the model to it. It returns an error wrapping ErrNaN for a
@@ -110,38 +102,36 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 	raw := K.RawSymmetric()
 	s := raw.Stride
 	a := raw.Data
-	// Mirror the upper triangle so the storage is a full n×n matrix.
+	// One pass over the stored upper triangle: finiteness and row sums
+	// (K is symmetric, so row means are column means).
+	rowSum := make([]float64, n)
 	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			a[j*s+i] = a[i*s+j]
-		}
-	}
-	for i := 0; i < n; i++ {
-		for j, v := range a[i*s : i*s+n] {
+		row := a[i*s : i*s+n]
+		for j := i; j < n; j++ {
+			v := row[j]
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("%w: kernel matrix K[%d,%d] = %v", ErrNaN, i, j, v)
+			}
+			rowSum[i] += v
+			if j > i {
+				rowSum[j] += v
 			}
 		}
 	}
 	colMean := make([]float64, n)
 	grand := 0.0
 	if !k.NoCentre {
-		for i := 0; i < n; i++ {
-			t := 0.0
-			for _, v := range a[i*s : i*s+n] {
-				t += v
-			}
-			colMean[i] = t / float64(n) // K symmetric: row mean = column mean
+		for i, t := range rowSum {
+			colMean[i] = t / float64(n)
 			grand += t
 		}
 		grand /= float64(n) * float64(n)
-		kernelParallel(n, n*n, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				row := a[i*s : i*s+n]
-				ci := colMean[i] - grand
-				for j := range row {
-					row[j] -= ci + colMean[j]
-				}
+		// K̃_ij = K_ij − k̄_i − k̄_j + k̄ on the upper triangle, all cores.
+		kernelParallelTri(n, func(i int) {
+			row := a[i*s+i : i*s+n]
+			ci := colMean[i] - grand
+			for j := range row {
+				row[j] -= ci + colMean[i+j]
 			}
 		})
 	}
@@ -150,15 +140,9 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 		tr += a[i*s+i]
 	}
 
-	var vals []float64
-	var vecs *mat.Dense
-	var err error
-	dense := n <= kpcaDenseMax || 4*q > n || (k.Eigen != nil && k.Eigen.Method == EigenDense)
-	if dense {
-		vals, vecs, err = EigenSym(K, q, Largest, k.Eigen)
-	} else {
-		vals, vecs, err = EigenSymOp(kpcaDenseOp{a: a, n: n, stride: s}, q, Largest, k.Eigen)
-	}
+	// The package eigensolver picks dense or block Lanczos (BLAS-3 products
+	// over the stored triangle on all cores) by n and q.
+	vals, vecs, err := EigenSym(K, q, Largest, k.Eigen)
 	if err != nil {
 		return fmt.Errorf("dimred: KernelPCA eigendecomposition: %w", err)
 	}
@@ -166,28 +150,6 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 	k.colMean, k.grandMean, k.trace = colMean, grand, tr
 	k.vals, k.vecs = vals, vecs
 	return nil
-}
-
-// kpcaDenseOp is a full n×n row-major matrix whose matrix–vector
-// product runs over all cores.
-type kpcaDenseOp struct {
-	a         []float64
-	n, stride int
-}
-
-func (o kpcaDenseOp) Size() int { return o.n }
-
-func (o kpcaDenseOp) MulVecTo(dst, x []float64) {
-	n, s := o.n, o.stride
-	kernelParallel(n, n*n, func(lo, hi int) {
-		if lo == hi {
-			return
-		}
-		blas64.Gemv(blas.NoTrans, 1,
-			blas64.General{Rows: hi - lo, Cols: n, Stride: s, Data: o.a[lo*s : (hi-1)*s+n]},
-			blas64.Vector{N: n, Inc: 1, Data: x}, 0,
-			blas64.Vector{N: hi - lo, Inc: 1, Data: dst[lo:hi]})
-	})
 }
 
 func (k *KernelPCA) mustFitted() {
@@ -251,15 +213,16 @@ func (k *KernelPCA) Trace() float64 {
 	return k.trace
 }
 
-// VarianceExplained returns λ_c / tr K̃ for each of the q components: the
-// share of the feature-space variance each one carries.
-func (k *KernelPCA) VarianceExplained() []float64 {
+// VarianceExplained returns the share of the feature-space variance the q
+// components carry, Σ_{c≤q} λ_c / tr K̃ (as PCA.VarianceExplained); the
+// share of component c alone is λ_c / Trace().
+func (k *KernelPCA) VarianceExplained() float64 {
 	k.mustFitted()
-	out := make([]float64, k.q)
-	for c, l := range k.vals {
-		out[c] = l / k.trace
+	s := 0.0
+	for _, l := range k.vals {
+		s += l
 	}
-	return out
+	return s / k.trace
 }
 
 // ProjectTo stores in dst (m×q) the latent positions of new points Ynew

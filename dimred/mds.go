@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -17,7 +15,7 @@ var ErrNotEuclidean = errors.New("dimred: fewer than q positive eigenvalues (dis
 
 // DefaultMDSDenseLimit is the largest n for which ClassicalMDS, by default,
 // computes all n eigenvalues of B with a dense solver.
-const DefaultMDSDenseLimit = 1000
+const DefaultMDSDenseLimit = 500
 
 // ClassicalMDS is classical multidimensional scaling (Torgerson–Gower
 // scaling; §3.5 of the book): from squared distances D (n×n) form the
@@ -39,7 +37,8 @@ const DefaultMDSDenseLimit = 1000
 //
 // For n ≤ DenseLimit all n eigenvalues come from a dense solve; above it
 // only the top q are computed by the package's partial eigensolver on the
-// implicit operator x ↦ −½HDHx (B is never formed), and NegativeMass and
+// implicit operator DoubleCentred{A: DenseOperator(D)}, x ↦ −½HDHx (B is
+// never formed), and NegativeMass and
 // FitRatios return NaN.
 type ClassicalMDS struct {
 	Q int // q, latent dimension; 0 < q < n
@@ -62,6 +61,9 @@ type ClassicalMDS struct {
 	vals []float64 // eigenvalues, descending: all n (dense) or the top q
 	all  bool
 	x    *mat.Dense
+	u    *mat.Dense // n×q eigenvectors
+	r    []float64  // row means of the fitted squared distances
+	y    *mat.Dense // training data when fitted by Fit(Y)
 }
 
 // Fit runs classical MDS on the Euclidean squared distances between the
@@ -76,7 +78,11 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
 	}
 	D := mat.NewSymDense(n, nil)
 	PairwiseSquaredDistances(D, Y)
-	return m.fit(D)
+	if err := m.fit(D); err != nil {
+		return err
+	}
+	m.y = mat.DenseCopyOf(Y)
+	return nil
 }
 
 // FitDistances runs classical MDS on the n×n symmetric matrix D of
@@ -127,7 +133,7 @@ func (m *ClassicalMDS) checkQ(n int) {
 
 func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	n := D.SymmetricDim()
-	m.x, m.vals, m.all = nil, nil, false
+	m.x, m.vals, m.all, m.y = nil, nil, false, nil
 	limit := m.DenseLimit
 	if limit == 0 {
 		limit = DefaultMDSDenseLimit
@@ -142,7 +148,7 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 		vals, vecs, err = EigenSym(B, n, Largest, &EigenSettings{Method: EigenDense})
 		m.all = true
 	} else {
-		vals, vecs, err = EigenSymOp(newDoubleCentredOp(D), m.Q, Largest, m.Eigen)
+		vals, vecs, err = EigenSymOp(DoubleCentred{A: DenseOperator(D)}, m.Q, Largest, m.Eigen)
 	}
 	if err != nil {
 		return fmt.Errorf("dimred: ClassicalMDS eigensolve: %w", err)
@@ -166,7 +172,16 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 			x.Set(i, c, sc*vecs.At(i, c))
 		}
 	}
-	m.vals, m.x = vals, x
+	r := make([]float64, n)
+	for i := 0; i < n; i++ {
+		t := 0.0
+		for j := 0; j < n; j++ {
+			t += D.At(i, j)
+		}
+		r[i] = t / float64(n)
+	}
+	m.vals, m.x, m.r = vals, x, r
+	m.u = mat.DenseCopyOf(vecs.Slice(0, n, 0, m.Q))
 	return nil
 }
 
@@ -176,6 +191,72 @@ func (m *ClassicalMDS) LatentTo(dst *mat.Dense) {
 	r, c := m.x.Dims()
 	reuseAs(dst, r, c)
 	dst.Copy(m.x)
+}
+
+// ProjectDistancesTo places m new points given Dnew (m×n), their
+// distances to the n fitted points (squared, or plain when Plain is set),
+// by Gower's (1968) add-a-point formula
+//
+//	x = −½ Λ_q^{-1/2} U_qᵀ (d − r),   r_i = n⁻¹ Σ_j d_ij (fitted D),
+//
+// scaled by √(q/P) when P > 0. For Euclidean data it is the projection of
+// the new points onto the fitted principal axes, and a fitted point is
+// placed exactly where LatentTo put it. An empty dst is resized to m×q; a
+// wrong shape panics, as does use before fitting.
+func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
+	m.mustFit()
+	rows, n := Dnew.Dims()
+	if n != len(m.r) {
+		panic(mat.ErrShape)
+	}
+	reuseAs(dst, rows, m.Q)
+	s := 1.0
+	if m.P > 0 {
+		s = math.Sqrt(float64(m.Q) / float64(m.P))
+	}
+	v := make([]float64, n)
+	for a := 0; a < rows; a++ {
+		for i := 0; i < n; i++ {
+			d := Dnew.At(a, i)
+			if m.Plain {
+				d *= d
+			}
+			v[i] = d - m.r[i]
+		}
+		for c := 0; c < m.Q; c++ {
+			if m.vals[c] <= 0 {
+				dst.Set(a, c, 0)
+				continue
+			}
+			t := 0.0
+			for i := 0; i < n; i++ {
+				t += m.u.At(i, c) * v[i]
+			}
+			dst.Set(a, c, -0.5*s*t/math.Sqrt(m.vals[c]))
+		}
+	}
+}
+
+// ProjectTo places new points Ynew (m×p) for a model fitted by Fit(Y):
+// ProjectDistancesTo of their squared distances to the training rows. It
+// panics if the model was fitted by FitDistances, or on a shape mismatch.
+func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
+	m.mustFit()
+	if m.y == nil {
+		panic("dimred: ClassicalMDS.ProjectTo needs a model fitted by Fit(Y); use ProjectDistancesTo")
+	}
+	var D mat.Dense
+	SquaredDistances(&D, Ynew, m.y)
+	if m.Plain {
+		// ProjectDistancesTo squares plain distances; hand it plain ones.
+		r, c := D.Dims()
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				D.Set(i, j, math.Sqrt(D.At(i, j)))
+			}
+		}
+	}
+	m.ProjectDistancesTo(dst, &D)
 }
 
 // EigenvaluesTo returns the eigenvalues of B = −½HDH in descending order:
@@ -299,52 +380,4 @@ func DoubleCentre(dst *mat.SymDense, D mat.Symmetric) *mat.SymDense {
 		}
 	}
 	return dst
-}
-
-// doubleCentredOp is the implicit operator x ↦ −½ H D H x, applied as
-//
-//	−½ (D x − r (1ᵀx) − 1 (rᵀx) + g 1 (1ᵀx)),   r = D1/n, g = 1ᵀD1/n²,
-//
-// one symmetric matrix–vector product (BLAS dsymv) and O(n) work per
-// application, without forming B.
-type doubleCentredOp struct {
-	d blas64.Symmetric
-	r []float64
-	g float64
-}
-
-func newDoubleCentredOp(D *mat.SymDense) *doubleCentredOp {
-	n := D.SymmetricDim()
-	raw := D.RawSymmetric()
-	ones := make([]float64, n)
-	for i := range ones {
-		ones[i] = 1
-	}
-	r := make([]float64, n)
-	blas64.Symv(1/float64(n), raw, blas64.Vector{N: n, Inc: 1, Data: ones}, 0, blas64.Vector{N: n, Inc: 1, Data: r})
-	g := 0.0
-	for _, v := range r {
-		g += v
-	}
-	g /= float64(n)
-	if raw.Uplo != blas.Upper && raw.Uplo != blas.Lower {
-		raw.Uplo = blas.Upper
-	}
-	return &doubleCentredOp{d: raw, r: r, g: g}
-}
-
-func (o *doubleCentredOp) Size() int { return o.d.N }
-
-func (o *doubleCentredOp) MulVecTo(dst, x []float64) {
-	n := o.d.N
-	blas64.Symv(1, o.d, blas64.Vector{N: n, Inc: 1, Data: x}, 0, blas64.Vector{N: n, Inc: 1, Data: dst})
-	s, rx := 0.0, 0.0
-	for i, v := range x {
-		s += v
-		rx += o.r[i] * v
-	}
-	c := o.g*s - rx
-	for i := range dst {
-		dst[i] = -0.5 * (dst[i] - o.r[i]*s + c)
-	}
 }

@@ -128,3 +128,24 @@ func ExampleClassicalMDS() {
 	// λ₁ = 5.00; 1 positive, 0 negative, 3 zero
 	// negative mass 0.00
 }
+
+// ExampleProcrustes aligns a reflected, rotated, scaled and shifted copy of
+// a triangle back onto the original.
+func ExampleProcrustes() {
+	Y := mat.NewDense(3, 2, []float64{0, 0, 2, 0, 0, 1})
+	// X = 0.5 · Y · (a reflection) + (3, 4)
+	X := mat.NewDense(3, 2, []float64{3, 4, 3, 5, 3.5, 4})
+	res, err := dimred.Procrustes(X, Y, &dimred.ProcrustesOptions{Scale: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("scale %.2f, det R %.0f, exact fit %v\n", res.Scale, mat.Det(res.R), res.RMS < 1e-12)
+	for i := 0; i < 3; i++ {
+		fmt.Printf("(%.2f, %.2f)\n", math.Round(res.Aligned.At(i, 0)*100)/100+0, math.Round(res.Aligned.At(i, 1)*100)/100+0)
+	}
+	// Output:
+	// scale 2.00, det R -1, exact fit true
+	// (0.00, 0.00)
+	// (2.00, 0.00)
+	// (0.00, 1.00)
+}

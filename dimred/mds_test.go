@@ -55,8 +55,8 @@ func TestDoubleCentreIsGram(t *testing.T) {
 			t.Errorf("row %d of B sums to %g", i, s)
 		}
 	}
-	// the implicit operator agrees with the dense B
-	op := newDoubleCentredOp(D)
+	// the shared implicit operator agrees with the dense B
+	op := DoubleCentred{A: DenseOperator(D)}
 	x := make([]float64, 20)
 	for i := range x {
 		x[i] = rng.NormFloat64()
@@ -305,11 +305,77 @@ func BenchmarkClassicalMDSDense(b *testing.B) {
 		Y := randMatrix(rng, n, 10)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				m := &ClassicalMDS{Q: 2}
+				m := &ClassicalMDS{Q: 2, DenseLimit: n}
 				if err := m.Fit(Y); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+func TestClassicalMDSProjection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	Y := randMatrix(rng, 40, 5)
+	for _, dense := range []int{0, -1} {
+		m := &ClassicalMDS{Q: 2, DenseLimit: dense}
+		if err := m.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		var X, Xp mat.Dense
+		m.LatentTo(&X)
+		// fitted points land where LatentTo put them
+		m.ProjectTo(&Xp, Y)
+		if d := maxAbsDiff(&X, &Xp); d > 1e-9 {
+			t.Errorf("dense=%d: re-projected training points differ by %g", dense, d)
+		}
+		// new points: the projection onto the principal axes
+		Ynew := randMatrix(rng, 7, 5)
+		var Xn mat.Dense
+		m.ProjectTo(&Xn, Ynew)
+		fe := &FeatureExtraction{Q: 2, NoScale: true}
+		fe.Fit(Y)
+		var R mat.Dense
+		fe.RotationTo(&R)
+		mu := ColumnMeans(Y)
+		for a := 0; a < 7; a++ {
+			for c := 0; c < 2; c++ {
+				want := 0.0
+				for k := 0; k < 5; k++ {
+					want += (Ynew.At(a, k) - mu[k]) * R.At(k, c)
+				}
+				// same axis up to sign: compare through the training column
+				sign := 1.0
+				if X.At(0, c)*(func() float64 {
+					v := 0.0
+					for k := 0; k < 5; k++ {
+						v += (Y.At(0, k) - mu[k]) * R.At(k, c)
+					}
+					return v
+				}()) < 0 {
+					sign = -1
+				}
+				if math.Abs(Xn.At(a, c)-sign*want) > 1e-9 {
+					t.Fatalf("new point %d coord %d: %g, PCA %g", a, c, Xn.At(a, c), sign*want)
+				}
+			}
+		}
+	}
+	// FitDistances models have no Y to project from
+	m := &ClassicalMDS{Q: 1}
+	D := mat.NewSymDense(3, []float64{0, 1, 4, 1, 0, 1, 4, 1, 0})
+	if err := m.FitDistances(D); err != nil {
+		t.Fatal(err)
+	}
+	var X mat.Dense
+	m.ProjectDistancesTo(&X, mat.NewDense(1, 3, []float64{1, 0, 1})) // the middle point
+	if math.Abs(X.At(0, 0)) > 1e-12 {
+		t.Errorf("middle point placed at %g", X.At(0, 0))
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("ProjectTo after FitDistances did not panic")
+		}
+	}()
+	m.ProjectTo(&X, mat.NewDense(1, 1, []float64{0}))
 }

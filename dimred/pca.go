@@ -14,7 +14,7 @@ import (
 type PCAMethod int
 
 const (
-	// PCAAuto picks PCARandomized when q ≤ min(n, p)/10 and min(n, p) ≥ 200,
+	// PCAAuto picks PCALanczos when q ≤ min(n, p)/10 and min(n, p) ≥ 200,
 	// PCACovariance when p ≤ n, and PCAGram otherwise.
 	PCAAuto PCAMethod = iota
 	// PCACovariance eigendecomposes the p×p covariance S (book §2.6.1):
@@ -31,6 +31,12 @@ const (
 	// when the leading q-dimensional subspace stops moving. Cost
 	// O(np(q+10)) per iteration, best when q ≪ min(n, p).
 	PCARandomized
+	// PCALanczos takes the leading right singular vectors of Ŷ from the
+	// package's TruncatedSVD (SVDExact: block Lanczos on the implicit Gram
+	// operator, never forming S or K), accurate to the eigensolver's
+	// tolerance whatever the spectrum. Cost O(np) per Lanczos step plus a
+	// copy of the centred data; the fastest exact path when q ≪ min(n, p).
+	PCALanczos
 )
 
 // PCA is principal component analysis (Hotelling 1933; book §2.1): the
@@ -63,7 +69,11 @@ type PCA struct {
 
 // Fit computes the principal components of the n×p data Y (rows are
 // observations). It returns an error wrapping ErrNaN for a non-finite entry
-// and ErrTooFewPoints when n < 2. It panics unless 1 ≤ Q ≤ min(n, p).
+// and ErrTooFewPoints when n < 2. With Method PCARandomized it returns an
+// error wrapping ErrNotConverged (the model is still usable, with the last
+// estimate) when the subspace has not settled after MaxIter iterations;
+// PCAAuto instead falls back to an exact solver. It panics unless
+// 1 ≤ Q ≤ min(n, p).
 func (m *PCA) Fit(Y mat.Matrix) error {
 	n, p := Y.Dims()
 	if m.Q < 1 || m.Q > min(n, p) {
@@ -80,7 +90,7 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 	if method == PCAAuto {
 		switch {
 		case min(n, p) >= 200 && 10*q <= min(n, p):
-			method = PCARandomized
+			method = PCALanczos
 		case p <= n:
 			method = PCACovariance
 		default:
@@ -91,9 +101,10 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 	mu := ColumnMeans(yd)
 	tr := centredSumSq(yd, mu) / float64(n) // tr S = n⁻¹ Σᵢ ‖ŷᵢ‖²
 	var (
-		vals []float64
-		u    *mat.Dense
-		err  error
+		vals         []float64
+		u            *mat.Dense
+		err          error
+		notConverged error
 	)
 	m.iters = 0
 	switch method {
@@ -101,6 +112,8 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 		vals, u, err = pcaCovariance(yd, mu, q)
 	case PCAGram:
 		vals, u, err = pcaGram(yd, mu, q)
+	case PCALanczos:
+		vals, u, err = pcaLanczos(yd, mu, q)
 	case PCARandomized:
 		tol := m.Tol
 		if tol == 0 {
@@ -114,7 +127,21 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 		if src == nil {
 			src = rand.NewPCG(1, 2)
 		}
-		vals, u, m.iters, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(src))
+		var ok bool
+		vals, u, m.iters, ok, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(src))
+		if err == nil && !ok {
+			if m.Method == PCAAuto {
+				// A spectrum too flat for subspace iteration: fall back
+				// to an exact solver.
+				if p <= n {
+					vals, u, err = pcaCovariance(yd, mu, q)
+				} else {
+					vals, u, err = pcaGram(yd, mu, q)
+				}
+			} else {
+				notConverged = fmt.Errorf("%w: randomized PCA subspace still moving after %d power iterations (Tol %g); the leading eigenvalues are nearly equal — use PCACovariance or PCAGram, or raise MaxIter", ErrNotConverged, m.iters, tol)
+			}
+		}
 	default:
 		panic(fmt.Sprintf("dimred: unknown PCAMethod %d", method))
 	}
@@ -125,7 +152,7 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 	m.n, m.p, m.mu, m.u, m.vals, m.totalVar = n, p, mu, u, vals, tr
 	m.scores = mat.NewDense(n, q, nil)
 	centredMul(m.scores, yd, mu, u)
-	return nil
+	return notConverged
 }
 
 // asDense returns Y as a *mat.Dense, copying only when it is not one.
@@ -234,10 +261,25 @@ func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 	return vals, u, nil
 }
 
+// pcaLanczos takes the top-q right singular vectors of Ŷ from
+// TruncatedSVD's exact (block Lanczos) path: λᵢ = sᵢ²/n.
+func pcaLanczos(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
+	n, _ := Y.Dims()
+	sv, _, v, err := TruncatedSVD(centred(Y, mu), q, &SVDSettings{Method: SVDExact})
+	if err != nil {
+		return nil, nil, fmt.Errorf("PCA Lanczos: %w", err)
+	}
+	vals := make([]float64, q)
+	for i, s := range sv {
+		vals[i] = s * s / float64(n)
+	}
+	return vals, v, nil
+}
+
 // pcaRandomized is the randomized subspace iteration of Halko, Martinsson &
 // Tropp (2011, Alg. 4.4) on Ŷ with implicit centring. It returns the top-q
 // eigenpairs of S and the number of power iterations used.
-func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, rnd *rand.Rand) ([]float64, *mat.Dense, int, error) {
+func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, rnd *rand.Rand) ([]float64, *mat.Dense, int, bool, error) {
 	n, p := Y.Dims()
 	k := min(q+10, min(n, p))
 	omega := mat.NewDense(p, k, nil)
@@ -251,6 +293,7 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 	var prev *mat.Dense
 	var vals []float64
 	var u *mat.Dense
+	converged := false
 	it := 0
 	for ; ; it++ {
 		centredTMul(qp, Y, mu, qn) // p×k = Ŷᵀ Q
@@ -258,7 +301,7 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 		// vectors of Ŷ restricted to range(Q).
 		var svd mat.SVD
 		if !svd.Factorize(qp, mat.SVDThin) {
-			return nil, nil, it, fmt.Errorf("%w: randomized PCA: small SVD failed", ErrNotConverged)
+			return nil, nil, it, false, fmt.Errorf("%w: randomized PCA: small SVD failed", ErrNotConverged)
 		}
 		var vv mat.Dense
 		svd.UTo(&vv)
@@ -268,7 +311,11 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 		for j := range vals {
 			vals[j] = sv[j] * sv[j] / float64(n)
 		}
-		if prev != nil && subspaceSin(prev, u) < tol || it >= maxIter {
+		if prev != nil && subspaceSin(prev, u) < tol {
+			converged = true
+			break
+		}
+		if it >= maxIter {
 			break
 		}
 		prev = u
@@ -276,7 +323,7 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 		centredMul(qn, Y, mu, qp)
 		orthonormalise(qn)
 	}
-	return vals, u, it, nil
+	return vals, u, it, converged, nil
 }
 
 // subspaceSin returns the sine of the largest principal angle between the
@@ -381,12 +428,16 @@ func (m *PCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu
 func (m *PCA) Iterations() int { return m.iters }
 
 // ProjectTo stores the scores (Ynew − 1μᵀ) U_q of new points (rows of
-// Ynew, m×p) in dst (m×q). It panics on a shape mismatch.
+// Ynew, m×p) in dst (m×q). It panics on a shape mismatch or a NaN or Inf
+// in Ynew (ProjectTo has no error to return; check new data first).
 func (m *PCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()
 	if c != m.p {
 		panic(mat.ErrShape)
+	}
+	if err := checkFinite(Ynew, "Ynew"); err != nil {
+		panic("dimred: PCA.ProjectTo: " + err.Error())
 	}
 	reuseAs(dst, r, len(m.vals))
 	centredMul(dst, asDense(Ynew), m.mu, m.u)

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -19,9 +20,9 @@ func TestPCAAgreesWithGonum(t *testing.T) {
 		q       int
 		methods []PCAMethod
 	}{
-		{"tall", lowRank(500, 30, 3, 0.2, 11), 3, []PCAMethod{PCAAuto, PCACovariance, PCAGram, PCARandomized}},
-		{"wide", lowRank(40, 300, 4, 0.2, 12), 4, []PCAMethod{PCAAuto, PCACovariance, PCAGram, PCARandomized}},
-		{"big", lowRank(1000, 250, 2, 0.5, 13), 2, []PCAMethod{PCAAuto}}, // auto → randomized
+		{"tall", lowRank(500, 30, 3, 0.2, 11), 3, []PCAMethod{PCAAuto, PCACovariance, PCAGram, PCARandomized, PCALanczos}},
+		{"wide", lowRank(40, 300, 4, 0.2, 12), 4, []PCAMethod{PCAAuto, PCACovariance, PCAGram, PCARandomized, PCALanczos}},
+		{"big", lowRank(1000, 250, 2, 0.5, 13), 2, []PCAMethod{PCAAuto}}, // auto → Lanczos
 	} {
 		n, _ := c.y.Dims()
 		var pc stat.PC
@@ -75,38 +76,45 @@ func TestPCAAgreesWithGonum(t *testing.T) {
 // isotropic noise (the size of MNIST).
 func pcaBenchData() *mat.Dense { return lowRank(10000, 784, 10, 1, 42) }
 
-// TestPCARandomizedAccuracy checks that the randomized path matches the
-// exact covariance path on the benchmark matrix (principal angle) and
-// reports its time; run without -short.
-func TestPCARandomizedAccuracy(t *testing.T) {
+// TestPCAFastPathsAccuracy checks that the Lanczos (PCAAuto's choice) and
+// randomized paths match the exact covariance path on the benchmark matrix
+// (principal angle, eigenvalues) and logs their times; run without -short.
+func TestPCAFastPathsAccuracy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10000×784 PCA; skipped with -short")
 	}
 	y := pcaBenchData()
 	t0 := time.Now()
-	r := PCA{Q: 2, Method: PCARandomized}
-	if err := r.Fit(y); err != nil {
-		t.Fatal(err)
-	}
-	tr := time.Since(t0)
-	t0 = time.Now()
 	e := PCA{Q: 2, Method: PCACovariance}
 	if err := e.Fit(y); err != nil {
 		t.Fatal(err)
 	}
 	te := time.Since(t0)
-	var ur, ue mat.Dense
-	r.LoadingsTo(&ur)
+	var ue mat.Dense
 	e.LoadingsTo(&ue)
-	a := SubspaceAngle(&ur, &ue)
-	lr, le := r.EigenvaluesTo(nil), e.EigenvaluesTo(nil)
-	t.Logf("randomized %v (%d power iterations), covariance %v; angle %.2g, λ %v vs %v", tr, r.Iterations(), te, a, lr, le)
-	if a > 1e-8 {
-		t.Errorf("randomized subspace off by %g rad", a)
-	}
-	for i := range lr {
-		if math.Abs(lr[i]-le[i]) > 1e-10*le[i] {
-			t.Errorf("λ%d: %v vs %v", i+1, lr[i], le[i])
+	le := e.EigenvaluesTo(nil)
+	for _, c := range []struct {
+		name string
+		m    PCAMethod
+	}{{"auto (Lanczos)", PCAAuto}, {"randomized", PCARandomized}} {
+		t0 := time.Now()
+		r := PCA{Q: 2, Method: c.m}
+		if err := r.Fit(y); err != nil {
+			t.Fatal(err)
+		}
+		tr := time.Since(t0)
+		var ur mat.Dense
+		r.LoadingsTo(&ur)
+		a := SubspaceAngle(&ur, &ue)
+		lr := r.EigenvaluesTo(nil)
+		t.Logf("%s %v, covariance %v; angle %.2g, λ %v vs %v", c.name, tr, te, a, lr, le)
+		if a > 1e-8 {
+			t.Errorf("%s: subspace off by %g rad", c.name, a)
+		}
+		for i := range lr {
+			if math.Abs(lr[i]-le[i]) > 1e-10*le[i] {
+				t.Errorf("%s: λ%d = %v vs %v", c.name, i+1, lr[i], le[i])
+			}
 		}
 	}
 }
@@ -121,7 +129,7 @@ func BenchmarkPCA(b *testing.B) {
 		for _, meth := range []struct {
 			name string
 			m    PCAMethod
-		}{{"randomized", PCARandomized}, {"covariance", PCACovariance}} {
+		}{{"lanczos", PCALanczos}, {"randomized", PCARandomized}, {"covariance", PCACovariance}} {
 			if n > 3000 && meth.m == PCACovariance && testing.Short() {
 				continue
 			}
@@ -153,5 +161,30 @@ func BenchmarkPPCAEM(b *testing.B) {
 		if err := m.Fit(y); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPCARandomizedFlatSpectrum: on isotropic noise the leading
+// eigenvalues are nearly equal and subspace iteration crawls; PCAAuto must
+// fall back to the exact answer, PCARandomized must say it did not converge.
+func TestPCARandomizedFlatSpectrum(t *testing.T) {
+	y := lowRank(600, 300, 1, 5, 31) // noise dominates: a flat spectrum
+	a := PCA{Q: 2, MaxIter: 3}
+	if err := a.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	e := PCA{Q: 2, Method: PCACovariance}
+	if err := e.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var ua, ue mat.Dense
+	a.LoadingsTo(&ua)
+	e.LoadingsTo(&ue)
+	if ang := SubspaceAngle(&ua, &ue); ang > 1e-8 {
+		t.Errorf("auto fallback off by %g rad", ang)
+	}
+	r := PCA{Q: 2, Method: PCARandomized, MaxIter: 3}
+	if err := r.Fit(y); !errors.Is(err, ErrNotConverged) {
+		t.Errorf("randomized with 3 iterations on a flat spectrum: %v", err)
 	}
 }

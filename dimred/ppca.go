@@ -401,22 +401,78 @@ func (m *PPCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.m
 // Iterations returns the number of EM updates made (0 for PPCAEigen).
 func (m *PPCA) Iterations() int { return m.iters }
 
-// ProjectTo stores the posterior means (Ynew − 1μᵀ) W M⁻¹ of new complete
-// observations (rows of Ynew, r×p) in dst (r×q).
+// ProjectTo stores the posterior means (Ynew − 1μᵀ) W M⁻¹ of new
+// observations (rows of Ynew, r×p) in dst (r×q). A NaN in Ynew marks a
+// missing value and is marginalised: that row's mean is M_o⁻¹W_oᵀ(y_o − μ_o)
+// over its observed features o (the prior mean 0 if none is observed). It
+// panics on a shape mismatch or an infinite entry.
 func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()
 	if c != m.p {
 		panic(mat.ErrShape)
 	}
+	yd := mat.DenseCopyOf(Ynew)
+	var missing []int
+	for i := 0; i < r; i++ {
+		for j, v := range yd.RawRowView(i) {
+			if math.IsInf(v, 0) {
+				panic(fmt.Sprintf("dimred: PPCA.ProjectTo: Ynew[%d,%d] = %v", i, j, v))
+			}
+			if math.IsNaN(v) {
+				missing = append(missing, i)
+				break
+			}
+		}
+	}
 	minv, _, err := mInverse(m.w, m.sigma2)
 	if err != nil {
 		panic(err) // M is positive definite for a fitted model
 	}
-	var wm mat.Dense
-	wm.Mul(m.w, minv)
 	reuseAs(dst, r, m.Q)
-	centredMul(dst, asDense(Ynew), m.mu, &wm)
+	if len(missing) == 0 {
+		var wm mat.Dense
+		wm.Mul(m.w, minv)
+		centredMul(dst, yd, m.mu, &wm)
+		return
+	}
+	q := m.Q
+	mi, inv, work, wr := make([]float64, q*q), make([]float64, q*q), make([]float64, q*q), make([]float64, q)
+	for i := 0; i < r; i++ {
+		for t := range mi {
+			mi[t] = 0
+		}
+		for a := range wr {
+			wr[a] = 0
+		}
+		for k, v := range yd.RawRowView(i) {
+			if math.IsNaN(v) {
+				continue
+			}
+			wk := m.w.RawRowView(k)
+			d := v - m.mu[k]
+			for a := 0; a < q; a++ {
+				wr[a] += wk[a] * d
+				for b := 0; b < q; b++ {
+					mi[a*q+b] += wk[a] * wk[b]
+				}
+			}
+		}
+		for a := 0; a < q; a++ {
+			mi[a*q+a] += m.sigma2
+		}
+		if _, ok := smallCholInverse(inv, mi, work, q); !ok {
+			panic("dimred: PPCA.ProjectTo: M_i not positive definite")
+		}
+		row := dst.RawRowView(i)
+		for a := 0; a < q; a++ {
+			var v float64
+			for b := 0; b < q; b++ {
+				v += inv[a*q+b] * wr[b]
+			}
+			row[a] = v
+		}
+	}
 }
 
 func (m *PPCA) mustFit() {

@@ -150,16 +150,18 @@ func (s *missingState) eStep(w *mat.Dense, mu []float64, s2 float64) (float64, e
 			s.cov[i] = mat.NewSymDense(q, nil)
 		}
 	}
-	mi := mat.NewSymDense(q, nil)
+	mi := make([]float64, q*q)   // M_i, row-major
+	minv := make([]float64, q*q) // M_i⁻¹
+	work := make([]float64, q*q)
 	wr := make([]float64, q)
 	var ll float64
 	for i := 0; i < n; i++ {
 		o := s.obs[i]
 		// M_i = W_oᵀW_o + σ²I, W_oᵀ r.
-		for a := 0; a < q; a++ {
-			for b := a; b < q; b++ {
-				mi.SetSym(a, b, 0)
-			}
+		for t := range mi {
+			mi[t] = 0
+		}
+		for a := range wr {
 			wr[a] = 0
 		}
 		var rr float64
@@ -171,28 +173,36 @@ func (s *missingState) eStep(w *mat.Dense, mu []float64, s2 float64) (float64, e
 			for a := 0; a < q; a++ {
 				wr[a] += wk[a] * r
 				for b := a; b < q; b++ {
-					mi.SetSym(a, b, mi.At(a, b)+wk[a]*wk[b])
+					mi[a*q+b] += wk[a] * wk[b]
 				}
 			}
 		}
 		for a := 0; a < q; a++ {
-			mi.SetSym(a, a, mi.At(a, a)+s2)
+			mi[a*q+a] += s2
+			for b := 0; b < a; b++ {
+				mi[a*q+b] = mi[b*q+a]
+			}
 		}
-		minv, logdet, err := symInverse(mi)
-		if err != nil {
-			return 0, fmt.Errorf("PPCA missing-data E-step, point %d: %w", i, err)
+		logdet, ok := smallCholInverse(minv, mi, work, q)
+		if !ok {
+			return 0, fmt.Errorf("%w: PPCA missing-data E-step, point %d: M_i not positive definite", ErrSingular, i)
 		}
 		xi := s.x.RawRowView(i)
 		var quad float64
 		for a := 0; a < q; a++ {
 			var v float64
 			for b := 0; b < q; b++ {
-				v += minv.At(a, b) * wr[b]
+				v += minv[a*q+b] * wr[b]
 			}
 			xi[a] = v
 			quad += wr[a] * v
 		}
-		s.cov[i].ScaleSym(s2, minv)
+		ci := s.cov[i]
+		for a := 0; a < q; a++ {
+			for b := a; b < q; b++ {
+				ci.SetSym(a, b, s2*minv[a*q+b])
+			}
+		}
 		no := float64(len(o))
 		if len(o) > 0 {
 			ll -= 0.5 * (no*math.Log(2*math.Pi) + (no-float64(q))*math.Log(s2) + logdet + (rr-quad)/s2)
@@ -284,4 +294,58 @@ func (s *missingState) mStep(wOld *mat.Dense) (*mat.Dense, []float64, float64, e
 		return nil, nil, 0, fmt.Errorf("%w: PPCA missing-data EM noise variance σ² = %g", ErrSingular, s2)
 	}
 	return w, mu, s2, nil
+}
+
+// smallCholInverse stores the inverse of the symmetric positive-definite
+// q×q matrix a (row-major) in inv and returns log|a|, by an unblocked
+// Cholesky factorisation in work; it is the allocation-free path for the
+// tiny per-point matrices of the missing-data E-step.
+func smallCholInverse(inv, a, work []float64, q int) (float64, bool) {
+	l := work
+	for t := range l {
+		l[t] = 0
+	}
+	var logdet float64
+	for j := 0; j < q; j++ {
+		d := a[j*q+j]
+		for k := 0; k < j; k++ {
+			d -= l[j*q+k] * l[j*q+k]
+		}
+		if !(d > 0) {
+			return 0, false
+		}
+		d = math.Sqrt(d)
+		l[j*q+j] = d
+		logdet += 2 * math.Log(d)
+		for i := j + 1; i < q; i++ {
+			v := a[i*q+j]
+			for k := 0; k < j; k++ {
+				v -= l[i*q+k] * l[j*q+k]
+			}
+			l[i*q+j] = v / d
+		}
+	}
+	// Solve L Lᵀ X = I column by column.
+	for c := 0; c < q; c++ {
+		// forward: L z = e_c (z stored in inv column c)
+		for i := 0; i < q; i++ {
+			v := 0.0
+			if i == c {
+				v = 1
+			}
+			for k := 0; k < i; k++ {
+				v -= l[i*q+k] * inv[k*q+c]
+			}
+			inv[i*q+c] = v / l[i*q+i]
+		}
+		// backward: Lᵀ x = z
+		for i := q - 1; i >= 0; i-- {
+			v := inv[i*q+c]
+			for k := i + 1; k < q; k++ {
+				v -= l[k*q+i] * inv[k*q+c]
+			}
+			inv[i*q+c] = v / l[i*q+i]
+		}
+	}
+	return logdet, true
 }

@@ -12,8 +12,9 @@ import (
 // neighbour (Euclidean, leaving the point itself out) in X (n×q, rows are
 // points) carries a different label: the leave-one-out 1-NN classification
 // error in latent space, the companion code's lvmNearestNeighbour. Ties go
-// to the lowest index. It panics if len(labels) ≠ n or n < 2; it does not
-// check X for NaN (a NaN row never counts as anyone's neighbour).
+// to the lowest index. It panics if len(labels) ≠ n, n < 2 or X holds a
+// NaN or Inf (the count would be meaningless; the signature, shared by
+// every chapter, has no error to return).
 func NearestNeighbourErrors(X mat.Matrix, labels []int) int {
 	n, q := X.Dims()
 	if len(labels) != n {
@@ -21,6 +22,9 @@ func NearestNeighbourErrors(X mat.Matrix, labels []int) int {
 	}
 	if n < 2 {
 		panic("dimred: NearestNeighbourErrors needs at least two points")
+	}
+	if err := checkFinite(X, "X"); err != nil {
+		panic("dimred: NearestNeighbourErrors: " + err.Error())
 	}
 	x := asDense(X)
 	errs := 0

@@ -20,6 +20,8 @@ func TestNearestNeighbourErrors(t *testing.T) {
 		t.Errorf("one mislabelled point: %d errors, want 1", got)
 	}
 	mustPanic(t, "labels", func() { NearestNeighbourErrors(X, []int{0}) })
+	X.Set(1, 0, math.NaN())
+	mustPanic(t, "NaN", func() { NearestNeighbourErrors(X, []int{0, 0, 0, 1, 1, 1}) })
 }
 
 func TestTrustworthinessContinuity(t *testing.T) {

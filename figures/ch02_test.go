@@ -135,6 +135,14 @@ func TestFig2_4MissingOil(t *testing.T) {
 		if s := got["σ², "+pc]; s < 0.07 || s > 0.1 {
 			t.Errorf("%s missing: σ² = %v", pc, s)
 		}
+		// The proper EM does no worse than the draft's (catalog).
+		if d := got["1-NN errors, draft's ppcaEmbed EM, "+pc]; d < e {
+			t.Errorf("%s missing: draft's EM %v errors < proper EM %v", pc, d, e)
+		}
+	}
+	// The draft's EM inflates σ² with the missing fraction (catalog: 0.0886 → 0.1656).
+	if d := got["σ², draft's ppcaEmbed EM, 50%"]; d < 0.12 {
+		t.Errorf("draft's EM σ² at 50%% = %v, expected inflated (> 0.12)", d)
 	}
 	checkGolden(t, f)
 }

@@ -69,6 +69,27 @@ func greyImage(m mat.Matrix, invert bool) *image.Gray {
 	return img
 }
 
+// blockUp enlarges a small image by pixel replication so that the
+// renderer's smoothing does not blur its pixels (Matlab's imagesc draws
+// crisp blocks).
+func blockUp(img *image.Gray) *image.Gray {
+	b := img.Bounds()
+	k := 1
+	if m := max(b.Dx(), b.Dy()); m < 200 {
+		k = (200 + m - 1) / m
+	}
+	if k == 1 {
+		return img
+	}
+	out := image.NewGray(image.Rect(0, 0, k*b.Dx(), k*b.Dy()))
+	for y := 0; y < out.Bounds().Dy(); y++ {
+		for x := 0; x < out.Bounds().Dx(); x++ {
+			out.SetGray(x, y, img.GrayAt(b.Min.X+x/k, b.Min.Y+y/k))
+		}
+	}
+	return out
+}
+
 // rowTicks labels the y axis of an image panel in row numbers counted from
 // the top: data y = rows − row.
 func rowTicks(rows int, at []float64) plot.Ticker {
@@ -94,7 +115,7 @@ func constTicks(at []float64) plot.Ticker {
 func imagePanel(title string, m mat.Matrix, invert bool, ticks []float64) *plot.Plot {
 	r, c := m.Dims()
 	p := newPlot(title, "", "")
-	p.Add(plotter.NewImage(greyImage(m, invert), 0, 0, float64(c), float64(r)))
+	p.Add(plotter.NewImage(blockUp(greyImage(m, invert)), 0, 0, float64(c), float64(r)))
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, float64(c), 0, float64(r)
 	if ticks == nil {
 		p.X.Tick.Marker = plot.ConstantTicks(nil)

@@ -56,14 +56,11 @@ type ch4SixesData struct {
 }
 
 var ch4Sixes = sync.OnceValues(func() (*ch4SixesData, error) {
-	// The rotated sixes exactly as datasets.RotatedSixes builds them (the
-	// prototype six inverted, padded to 64×64 and rotated 0°…359° by the
-	// port of rotate_image.m), raw grey levels 0–255.
-	six, err := datasets.Six()
+	ds, err := datasets.RotatedSixes() // raw grey levels 0–255, ink bright
 	if err != nil {
 		return nil, fmt.Errorf("figures: rotated sixes: %w", err)
 	}
-	Y := datasets.RotatedImages(datasets.PadSix(six.Y), datasets.SixAngles())
+	Y := ds.Y
 	d := &ch4SixesData{Y: Y, Kernel: dimred.RBFInverseWidth(ch4InverseWidth)}
 	n, _ := d.Y.Dims()
 	d.K = mat.NewSymDense(n, nil)
@@ -806,7 +803,7 @@ func FigX4_3PreImages() (*Figure, error) {
 		Panels:  []*plot.Plot{p},
 		Width:   16 * vg.Centimeter, Height: 16 * vg.Centimeter,
 		Numbers: []Number{
-			Ours("variance explained by components 1 and 2", kp.VarianceExplained()[0]+kp.VarianceExplained()[1]),
+			Ours("variance explained by components 1 and 2", kp.VarianceExplained()),
 			Ours("held-out pre-image rms error (odd rotations from even), grey levels", rmsHeld),
 			Ours("rms difference between images 1° apart, grey levels", rmsNeighbour),
 		},
