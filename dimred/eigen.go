@@ -56,9 +56,10 @@ type EigenSettings struct {
 	Src     rand.Source // start vectors; nil means a fixed seed
 
 	// BlockSize is the number of vectors the Lanczos basis grows by at a
-	// time; 0 means automatic (larger for dense matrices, whose block
-	// products run at BLAS-3 speed, and at least k otherwise, capped at 4).
-	// Eigenvalues of multiplicity above BlockSize may be found late.
+	// time; 0 means automatic: min(max(k, 4), 8) for dense matrices and
+	// DoubleCentred, whose block products run at BLAS-3 speed, and
+	// min(k, 4) for other operators. Eigenvalues of multiplicity above
+	// BlockSize may be missed.
 	BlockSize int
 }
 
