@@ -309,3 +309,38 @@ func TestGeodesicAgainstGonum(t *testing.T) {
 		}
 	}
 }
+
+func TestEigenLaplacianDisconnected(t *testing.T) {
+	// Five separate clusters: the Laplacian's zero eigenvalue has
+	// multiplicity 5, so any bottom-3 eigenvectors span part of the null
+	// space; both the filtered and the plain path must cope.
+	Y := gaussianData(500, 2, 11)
+	for i := 0; i < 500; i++ {
+		Y.Set(i, 0, Y.At(i, 0)+100*float64(i%5))
+	}
+	g, _ := KNNGraph(Y, 6, Union)
+	if _, c := ConnectedComponents(g); c != 5 {
+		t.Fatalf("%d components, want 5", c)
+	}
+	L := Laplacian(g)
+	saved := chebMinN
+	defer func() { chebMinN = saved }()
+	for _, cm := range []int{0, 1 << 30} {
+		chebMinN = cm
+		vals, vecs, err := EigenSymOp(L, 3, Smallest, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, v := range vals {
+			if math.Abs(v) > 1e-8*40 {
+				t.Errorf("chebMinN=%d: λ_%d = %v, want 0", cm, j, v)
+			}
+			x := mat.Col(nil, j, vecs)
+			lx := make([]float64, len(x))
+			L.MulVecTo(lx, x)
+			if r := floats.Norm(lx, 2); r > 1e-8*40 {
+				t.Errorf("chebMinN=%d: ‖L v_%d‖ = %v", cm, j, r)
+			}
+		}
+	}
+}
