@@ -207,7 +207,7 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 // cross over near n = 100. The threshold 200 is the worst case's crossover.
 const (
 	denseCrossover    = 200
-	autoDenseFallback = 2000
+	autoDenseFallback = 1000
 )
 
 func useDense(n, k int) bool {
