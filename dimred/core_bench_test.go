@@ -9,9 +9,9 @@ package dimred
 // so wall-clock times are inflated; cpu-s/op is the CPU time of all cores.
 //
 //	benchmark                                 wall      CPU     reference (scikit-learn/ARPACK here)
-//	RBF kernel top-2, n = 1000                0.17 s   0.06 s
-//	RBF kernel top-2, n = 2000                0.31 s   0.23 s
-//	RBF kernel top-2, n = 4000                0.88 s   0.65 s   ARPACK 0.30 s; target ≤ 0.5 s
+//	RBF kernel top-2, n = 1000                0.03 s   0.03 s
+//	RBF kernel top-2, n = 2000                0.31 s   0.14 s
+//	RBF kernel top-2, n = 4000                0.97 s   0.53 s   ARPACK 0.30 s; target ≤ 0.5 s
 //	kNN Laplacian bottom-3, n = 4000          0.24 s   0.23 s
 //	kNN Laplacian bottom-3, n = 16000         3.2 s    2.8 s
 //	all-pairs geodesics, n = 2000             2.3 s    0.91 s   Isomap total 2.4 s
