@@ -10,8 +10,9 @@
 // listed in a registry (Files) with its canonical HTTPS URL, its size and its
 // SHA-256. Path resolves a file in this order:
 //
-//  1. $DIMRED_DATA, a local mirror laid out as <dataset>/<file>
-//     (e.g. /work/shared/datasets/oil/DataTrn.txt). A relative DIMRED_DATA is
+//  1. $DIMRED_DATA, a local mirror laid out as <dataset>/<file> (for
+//     example a directory such as ../shared/datasets holding
+//     oil/DataTrn.txt). A relative DIMRED_DATA is
 //     resolved against the current working directory, and go test runs in
 //     each package's own directory, so an absolute path is safest.
 //  2. The user cache, $DIMRED_CACHE if set, else os.UserCacheDir()/dimred,
@@ -57,7 +58,8 @@
 //	Six()               the 64×57 prototype six, grey 0..255 as stored (ink dark)
 //	RotatedSixes()      the 360 rotated sixes of Chapter 3 (sixes.go), built on Six
 //	EuropeRoads(sel)    km road distances in D; sel = Cities53 (book, ferry pairs imputed),
-//	                    Cities48 (ferry cities dropped), Cities53Zero (the book's run)
+//	                    Cities48 (ferry cities dropped), Cities53Zero (ferry pairs 0 km,
+//	                    as the book's run evidently had them)
 //	Eurodist()          R's 21-city table in D
 //	USPS(split)         7291×256 (train) or 2007×256 (test), Labels = digits
 //

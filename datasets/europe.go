@@ -19,15 +19,20 @@ const (
 	// Hammerfest dropped by the map window lon ∈ [−15, 50], lat ∈ [30, 65])
 	// with each missing ferry pair imputed by the shortest road path through
 	// the table (Oslo–Frederikshavn 880, Stockholm–Helsinki 1520,
-	// Tallinn–Helsinki 1650, Tallinn–Stockholm 1210 km). This is the
-	// catalog's recommended variant "C2" and the zero value.
+	// Tallinn–Helsinki 1650, Tallinn–Stockholm 1210 km). It is the zero
+	// value. Imputing keeps every city the text counts while giving each
+	// ferry pair the length of a detour the table itself supports; the
+	// alternatives either lose cities (Cities48) or put the ferry ports
+	// 0 km apart (Cities53Zero).
 	Cities53 CitySelection = iota
 	// Cities48 drops the five cities of the ferry pairs and Hammerfest,
-	// as the author's 2009 MATLAB run did (the repository's PNGs).
+	// as the author's 2009 MATLAB run did (the PNGs in lawrennd/dimred).
 	Cities48
-	// Cities53Zero is the book's own Octave run: 53 cities with the ferry
-	// pairs read as distance 0 (a data bug, kept for parity with the
-	// book's printed eigenvalues).
+	// Cities53Zero keeps 53 cities with the ferry pairs at distance 0 km.
+	// This is what the book's Octave run evidently did (inferred from the
+	// text's 53 cities and Octave's csvread, which reads the non-numeric
+	// "#DIV/0!" cells as 0); it is a data bug, kept so that the book's
+	// Figs 3.8–3.10 can be compared like with like.
 	Cities53Zero
 	// Cities54 is every city, ferry pairs imputed as in Cities53.
 	Cities54

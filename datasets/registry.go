@@ -37,8 +37,10 @@ type File struct {
 	URL     string // canonical https URL; "" if the file has no public URL of its own
 }
 
-// Files is the registry: every file the loaders read (the contents of
-// shared/datasets/MANIFEST.tsv).
+// Files is the registry: every file the loaders read, with the size and
+// SHA-256 every copy (mirror, cache or download) is checked against. A
+// local mirror for DIMRED_DATA holds exactly these files, laid out as
+// <Dataset>/<Name>.
 var Files = []File{
 	{"eurodist", "eurodist.csv", 1723, "2dff7fcc529b220f3c5be0fbdb920cb324b34751fd78843cb8d3a0a24f09ff7e", "https://raw.githubusercontent.com/vincentarelbundock/Rdatasets/master/csv/datasets/eurodist.csv"},
 	{"eurodist", "eurodist_labels.txt", 175, "4b7b9c0106fa6b80febaebcbc465bc8592c5d8311c5b9953e5de35d16cac70a8", ""},

@@ -17,7 +17,8 @@ import (
 // its half-pixel quirk in the interpolation weights. The quirk is kept on
 // purpose: the book's numbers (the MAE values of Figs 3.4 and 3.7, the
 // distances of Fig 3.2, the kernel values of Fig 4.6) come out only with
-// it. See shared/reference/book-ch3-4.md §3.1.
+// it (RotateImage's doc describes the quirk; the checks are in
+// sixes_test.go).
 
 // SixSize is the side of the padded, rotated six images (p = SixSize²).
 const SixSize = 64

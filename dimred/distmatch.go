@@ -44,14 +44,19 @@ func DistanceMatchingError(D, Delta mat.Symmetric, p, q int) float64 {
 }
 
 // DistanceMatchingSum returns the unnormalised distance-matching error of
-// the lecture slides (and of Chapter 4, L2011, up to a factor of two):
+// the lecture slides:
 //
 //	E(X) = Σ_i Σ_j | d_ij − δ_ij |,
 //
 // summed over all ordered pairs, with D and Δ SQUARED distances and no
-// division by p or q. Chapter 4's Σ_i Σ_{j<i} |δ_ij/q − d_ij/p| is half of
-// this on the scaled distances, and DistanceMatchingError is
-// DistanceMatchingSum(D/p, Δ/q)/(n(n−1)). It panics if the sizes differ.
+// division by p or q. This is a different objective from
+// DistanceMatchingError, not a rescaling of it: the 1/p and 1/q act on
+// different terms inside the absolute value, and without them the latent
+// distances are asked to match the raw ones (for feature selection the
+// best scale among contractions is ℓ = 1, not √(q/p)). Applied to the
+// scaled matrices D/p and Δ/q it gives n(n−1) times DistanceMatchingError,
+// and Chapter 4's Σ_i Σ_{j<i} |δ_ij/q − d_ij/p| (book L2011) is half of
+// that, n(n−1)/2 times DistanceMatchingError. It panics if the sizes differ.
 func DistanceMatchingSum(D, Delta mat.Symmetric) float64 {
 	n := D.SymmetricDim()
 	if Delta.SymmetricDim() != n {

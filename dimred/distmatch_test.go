@@ -201,3 +201,46 @@ func TestFeatureExtractionProjectTo(t *testing.T) {
 		t.Errorf("projecting the training data differs by %g", d)
 	}
 }
+
+// TestDistanceMatchingSumIsADifferentObjective checks the doc comment's
+// claims: DistanceMatchingSum is not a rescaling of DistanceMatchingError.
+// For feature selection scaled by ℓ ≤ 1 (contractions), the unnormalised
+// sum is smallest at ℓ = 1 and the normalised error at ℓ = √(q/p); on the
+// scaled matrices D/p, Δ/q the sum is n(n−1) times the normalised error.
+func TestDistanceMatchingSumIsADifferentObjective(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n, p, q = 30, 4, 2
+	Y := correlated(rng, n, p)
+	D := mat.NewSymDense(n, nil)
+	PairwiseSquaredDistances(D, Y)
+	errAt := func(l float64) (sum, norm float64, Dl *mat.SymDense) {
+		fs := &FeatureSelection{Q: q, NoScale: true}
+		if err := fs.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		var X mat.Dense
+		fs.LatentTo(&X)
+		X.Scale(l, &X)
+		Dl = mat.NewSymDense(n, nil)
+		PairwiseSquaredDistances(Dl, &X)
+		return DistanceMatchingSum(D, Dl), DistanceMatchingError(D, Dl, p, q), Dl
+	}
+	lq := math.Sqrt(float64(q) / float64(p))
+	sum1, _, _ := errAt(1)
+	_, normq, Dq := errAt(lq)
+	for _, l := range []float64{0.2, 0.5, lq, 0.9, 0.99} {
+		s, e, _ := errAt(l)
+		if s <= sum1 {
+			t.Errorf("unnormalised sum at ℓ = %.3g is %g ≤ %g at ℓ = 1", l, s, sum1)
+		}
+		if l < lq && e <= normq {
+			t.Errorf("normalised error at ℓ = %.3g is %g ≤ %g at ℓ = √(q/p)", l, e, normq)
+		}
+	}
+	Ds, Dqs := mat.NewSymDense(n, nil), mat.NewSymDense(n, nil)
+	Ds.ScaleSym(1/float64(p), D)
+	Dqs.ScaleSym(1/float64(q), Dq)
+	if got, want := DistanceMatchingSum(Ds, Dqs), float64(n*(n-1))*normq; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("Sum(D/p, Δ/q) = %g, want n(n−1)·E = %g", got, want)
+	}
+}

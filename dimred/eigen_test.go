@@ -273,3 +273,21 @@ func TestDenseOperatorProduct(t *testing.T) {
 		}
 	}
 }
+
+func TestEigenSymNaN(t *testing.T) {
+	a := randomSym(300, rand.New(rand.NewPCG(1, 5)))
+	a.SetSym(17, 250, math.NaN())
+	for _, m := range []EigenMethod{EigenDense, EigenLanczos} {
+		if _, _, err := EigenSym(a, 2, Largest, &EigenSettings{Method: m}); !errors.Is(err, ErrNaN) {
+			t.Errorf("method %d: err = %v, want ErrNaN", m, err)
+		}
+	}
+	y := gaussianData(50, 3, 1)
+	y.Set(3, 1, math.Inf(1))
+	if _, _, _, err := TruncatedSVD(y, 2, nil); !errors.Is(err, ErrNaN) {
+		t.Errorf("TruncatedSVD err = %v, want ErrNaN", err)
+	}
+	if _, err := KNearest(y, 2); !errors.Is(err, ErrNaN) {
+		t.Errorf("KNearest err = %v, want ErrNaN", err)
+	}
+}

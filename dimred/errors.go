@@ -32,6 +32,18 @@ var (
 // entry of m, or nil.
 func checkFinite(m mat.Matrix, what string) error {
 	r, c := m.Dims()
+	if rm, ok := m.(mat.RawMatrixer); ok {
+		// dense fast path: scan the backing rows without interface calls
+		raw := rm.RawMatrix()
+		for i := 0; i < r; i++ {
+			for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+c] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("%w: %s[%d,%d] = %v", ErrNaN, what, i, j, v)
+				}
+			}
+		}
+		return nil
+	}
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
 			v := m.At(i, j)

@@ -67,3 +67,34 @@ func ExamplePPCA_FitMissing() {
 	fmt.Printf("σ = %.2f, point 0 at (%.2f, %.2f)\n", math.Sqrt(m.NoiseVariance()), X.At(0, 0), X.At(0, 1))
 	// Output: σ = 0.10, point 0 at (0.84, 0.48)
 }
+
+func ExampleBayesianPCA() {
+	// 3-D data that really live on a plane: ARD switches the third
+	// latent column off.
+	Y := sample3D(500)
+	b := dimred.BayesianPCA{} // Q = p − 1 = 2 by default
+	if err := b.Fit(Y); err != nil {
+		panic(err)
+	}
+	fmt.Println("active dimensions:", b.ActiveDims())
+	// Output: active dimensions: 2
+}
+
+func ExampleFactorAnalysis() {
+	// One factor seen by four features with different noise levels.
+	rng := rand.New(rand.NewPCG(2, 2))
+	sd := []float64{0.1, 0.3, 0.5, 1}
+	Y := mat.NewDense(5000, 4, nil)
+	for i := 0; i < 5000; i++ {
+		x := rng.NormFloat64()
+		for j, s := range sd {
+			Y.Set(i, j, x+s*rng.NormFloat64())
+		}
+	}
+	fa := dimred.FactorAnalysis{Q: 1}
+	if err := fa.Fit(Y); err != nil {
+		panic(err)
+	}
+	fmt.Printf("noise variances ψ = %.2f (true 0.01 0.09 0.25 1)\n", fa.NoiseVariancesTo(nil))
+	// Output: noise variances ψ = [0.01 0.09 0.26 1.00] (true 0.01 0.09 0.25 1)
+}

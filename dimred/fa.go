@@ -52,7 +52,7 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) error {
 	if n <= q {
 		return fmt.Errorf("%w: FactorAnalysis with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := finiteCheck(Y, "Y"); err != nil {
 		return err
 	}
 	yd := asDense(Y)

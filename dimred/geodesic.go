@@ -30,22 +30,74 @@ func GeodesicDistances(g *CSR) (*mat.SymDense, error) {
 	}
 	D := mat.NewSymDense(n, nil)
 	raw := D.RawSymmetric()
+	cg := newCompactGraph(g)
 	var next atomic.Int64
 	parallelFor(maxProcsFor(n), 1, func(lo, hi int) {
 		for w := lo; w < hi; w++ {
 			dj := newDijkstra(n)
+			dist := make([]float64, n)
 			for {
 				s := int(next.Add(1) - 1)
 				if s >= n {
 					break
 				}
-				// Row s of the backing array; SymDense reads only j ≥ s,
-				// and no other goroutine writes this row.
-				dj.run(g, s, raw.Data[s*raw.Stride:s*raw.Stride+n])
+				dj.run(cg, s, dist)
+				// Row order[s] of the backing array; SymDense reads only
+				// its upper part, and no other goroutine writes this row.
+				o := int(cg.order[s])
+				row := raw.Data[o*raw.Stride : o*raw.Stride+n]
+				for t, d := range dist {
+					row[cg.order[t]] = d
+				}
 			}
 		}
 	})
 	return D, CheckConnected(g)
+}
+
+// compactGraph is g relabelled in breadth-first order, so that neighbours
+// have nearby labels and Dijkstra's accesses to the distance and heap-index
+// arrays and to the adjacency lists stay in cache, with 32-bit indices.
+type compactGraph struct {
+	rowPtr []int32
+	col    []int32
+	val    []float64
+	order  []int32 // new label → original point
+}
+
+func newCompactGraph(g *CSR) *compactGraph {
+	n := g.N
+	order := make([]int32, 0, n)
+	label := make([]int32, n)
+	for i := range label {
+		label[i] = -1
+	}
+	for s := 0; s < n; s++ {
+		if label[s] >= 0 {
+			continue
+		}
+		label[s] = int32(len(order))
+		order = append(order, int32(s))
+		for h := len(order) - 1; h < len(order); h++ {
+			u := order[h]
+			for _, v := range g.Col[g.RowPtr[u]:g.RowPtr[u+1]] {
+				if label[v] < 0 {
+					label[v] = int32(len(order))
+					order = append(order, int32(v))
+				}
+			}
+		}
+	}
+	cg := &compactGraph{rowPtr: make([]int32, n+1), col: make([]int32, 0, g.NNZ()), val: make([]float64, 0, g.NNZ()), order: order}
+	for i, u := range order {
+		lo, hi := g.RowPtr[u], g.RowPtr[u+1]
+		for t := lo; t < hi; t++ {
+			cg.col = append(cg.col, label[g.Col[t]])
+			cg.val = append(cg.val, g.Val[t])
+		}
+		cg.rowPtr[i+1] = int32(len(cg.col))
+	}
+	return cg
 }
 
 func maxProcsFor(n int) int { return max(1, min(n, runtime.GOMAXPROCS(0))) }
@@ -63,7 +115,7 @@ func newDijkstra(n int) *dijkstra {
 	return &dijkstra{heap: make([]int32, 0, n), pos: make([]int32, n)}
 }
 
-func (d *dijkstra) run(g *CSR, s int, dist []float64) {
+func (d *dijkstra) run(g *compactGraph, s int, dist []float64) {
 	for i := range dist {
 		dist[i] = math.Inf(1)
 		d.pos[i] = -1
@@ -73,7 +125,7 @@ func (d *dijkstra) run(g *CSR, s int, dist []float64) {
 	dist[s] = 0
 	d.pos[s] = 0
 	d.heap = append(d.heap, int32(s))
-	rowPtr, col, val := g.RowPtr, g.Col, g.Val
+	rowPtr, col, val := g.rowPtr, g.col, g.val
 	for len(d.heap) > 0 {
 		u := d.popMin()
 		du := dist[u]

@@ -64,6 +64,33 @@ func TestCSRBasics(t *testing.T) {
 	}
 }
 
+func TestCSRMulTrans(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(4, 4))
+	n := 40
+	var ii, jj []int
+	var vv []float64
+	for e := 0; e < 150; e++ {
+		ii, jj, vv = append(ii, rnd.IntN(n)), append(jj, rnd.IntN(n)), append(vv, rnd.NormFloat64())
+	}
+	a := NewCSR(n, ii, jj, vv)
+	var want mat.Dense
+	want.Mul(a.T(), a)
+	if got := a.MulTrans(a); !mat.EqualApprox(got, &want, 1e-12) || !got.IsSymmetric(1e-12) {
+		t.Error("MulTrans differs from the dense AᵀA")
+	}
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = rnd.NormFloat64()
+	}
+	got := make([]float64, n)
+	a.MulTransVecTo(got, x)
+	w := mat.NewVecDense(n, nil)
+	w.MulVec(a.T(), mat.NewVecDense(n, x))
+	if !floats.EqualApprox(got, w.RawVector().Data, 1e-12) {
+		t.Error("MulTransVecTo differs from the dense Aᵀx")
+	}
+}
+
 func TestLaplacians(t *testing.T) {
 	Y := gaussianData(60, 2, 1)
 	g, err := KNNGraph(Y, 5, Union)
@@ -278,6 +305,41 @@ func TestGeodesicAgainstGonum(t *testing.T) {
 				if !(got == want || math.Abs(got-want) <= 1e-12*want) {
 					t.Fatalf("seed %d: D(%d,%d) = %v, gonum %v", seed, i, j, got, want)
 				}
+			}
+		}
+	}
+}
+
+func TestEigenLaplacianDisconnected(t *testing.T) {
+	// Five separate clusters: the Laplacian's zero eigenvalue has
+	// multiplicity 5, so any bottom-3 eigenvectors span part of the null
+	// space; both the filtered and the plain path must cope.
+	Y := gaussianData(500, 2, 11)
+	for i := 0; i < 500; i++ {
+		Y.Set(i, 0, Y.At(i, 0)+100*float64(i%5))
+	}
+	g, _ := KNNGraph(Y, 6, Union)
+	if _, c := ConnectedComponents(g); c != 5 {
+		t.Fatalf("%d components, want 5", c)
+	}
+	L := Laplacian(g)
+	saved := chebMinN
+	defer func() { chebMinN = saved }()
+	for _, cm := range []int{0, 1 << 30} {
+		chebMinN = cm
+		vals, vecs, err := EigenSymOp(L, 3, Smallest, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, v := range vals {
+			if math.Abs(v) > 1e-8*40 {
+				t.Errorf("chebMinN=%d: λ_%d = %v, want 0", cm, j, v)
+			}
+			x := mat.Col(nil, j, vecs)
+			lx := make([]float64, len(x))
+			L.MulVecTo(lx, x)
+			if r := floats.Norm(lx, 2); r > 1e-8*40 {
+				t.Errorf("chebMinN=%d: ‖L v_%d‖ = %v", cm, j, r)
 			}
 		}
 	}

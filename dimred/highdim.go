@@ -51,16 +51,16 @@ func checkGammaParams(a, b float64) {
 //
 // This is the convention that reproduces the captions of Figs 1.1–1.3
 // (65.8/4.8/29.4 %, 59.4/7.4/33.2 %, 56.1/9.2/34.7 %) and the author's
-// dimredDimensionMass.m; thresholds on the raw radius ‖y‖ would give 36.3 %
-// yolk at p = 2 instead (catalog book-ch1-2.md §1.3). The masses do not
-// depend on σ², which scales out. It panics unless p ≥ 1 and
-// 0 < lo < hi.
+// MATLAB script dimredDimensionMass.m (github.com/lawrennd/dimred);
+// thresholds on the raw radius ‖y‖, as the text at L.416 can be read,
+// would give a 36.3 % yolk at p = 2 instead. The masses do not depend on
+// σ², which scales out. It panics unless p ≥ 1 and 0 < lo < hi < ∞.
 func EggMasses(p int, lo, hi float64) (yolk, green, white float64) {
 	if p < 1 {
 		panic(fmt.Sprintf("dimred: EggMasses dimension p = %d < 1", p))
 	}
 	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
-		panic(fmt.Sprintf("dimred: EggMasses needs 0 < lo < hi, got lo = %v, hi = %v", lo, hi))
+		panic(fmt.Sprintf("dimred: EggMasses needs 0 < lo < hi < ∞, got lo = %v, hi = %v", lo, hi))
 	}
 	a := float64(p) / 2
 	b := float64(p) / 2 // rate p/(2σ²) with σ² = 1
@@ -85,7 +85,7 @@ func SquaredDistanceFromMean(p int, sigma2 float64) (a, b float64) {
 //	(1/p) Σₖ (y_ik − y_jk)² ~ G(p/2, p/(4σ²)),  mean 2σ², variance 8σ⁴/p.
 //
 // The draft (L.450) prints the variance as 8σ²/D: the power of σ and the
-// symbol for the dimension are typos (catalog book-ch1-2.md §1.7 item 11).
+// symbol for the dimension are typos (the variance of G(a, b) is a/b²).
 // It panics unless p ≥ 1 and σ² > 0.
 func InterpointSquaredDistance(p int, sigma2 float64) (a, b float64) {
 	checkDimVar(p, sigma2)
@@ -115,7 +115,9 @@ func checkDimVar(p int, sigma2 float64) {
 // sample standard deviation (normaliser n−1; constant columns by 1). This
 // is the convention of the book's interpoint-distance histograms (Figs 1.8,
 // 1.10, 1.12, 1.14–1.16, from the author's dimredPlotSquaredDistances.m).
-// After it the mean of the v_ij is exactly 2. The distances come from one
+// After it the mean of the v_ij is exactly 2 when no column is constant
+// (each constant column lowers it by 2/p), because
+// Σ_{i<j} ‖z_i − z_j‖² = n Σ_i ‖z_i − z̄‖² = n(n−1)p. The distances come from one
 // BLAS rank-k update. It returns an error wrapping ErrNaN for non-finite
 // input and ErrTooFewPoints for n < 2.
 func NormalisedInterpointDistances(Y mat.Matrix) ([]float64, error) {

@@ -14,7 +14,7 @@ import (
 func TestEggMassesBook(t *testing.T) {
 	// book Figs 1.1–1.3 captions (L.338, L.341, L.344): yolk/green/white in %.
 	for _, c := range []struct {
-		p                   int
+		p                  int
 		yolk, green, white float64
 	}{
 		{1, 65.8, 4.8, 29.4},

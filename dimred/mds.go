@@ -9,9 +9,12 @@ import (
 )
 
 // ErrNotEuclidean reports squared distances whose double-centred matrix
-// B = −½HDH has fewer than q positive eigenvalues, so no q-dimensional
-// configuration can be read off it.
-var ErrNotEuclidean = errors.New("dimred: fewer than q positive eigenvalues (distances far from Euclidean)")
+// B = −½HDH has a clearly negative q-th largest eigenvalue
+// (λ_q < −1e-9·|λ₁|), so no real q-dimensional configuration can be read
+// off it. Zero eigenvalues (rank < q, or the centring direction) are
+// allowed and give zero columns of X. The error message says how many
+// eigenvalues are positive and the largest usable q.
+var ErrNotEuclidean = errors.New("dimred: q-th eigenvalue of B is negative (distances not Euclidean)")
 
 // DefaultMDSDenseLimit is the largest n for which ClassicalMDS, by default,
 // computes all n eigenvalues of B with a dense solver.
@@ -69,10 +72,12 @@ type ClassicalMDS struct {
 // Fit runs classical MDS on the Euclidean squared distances between the
 // rows of Y (n×p). It panics unless 0 < q < n and returns an error wrapping
 // ErrNaN for a non-finite entry of Y. (For Euclidean data B = ŶŶᵀ; Fit
-// forms D anyway so that its result is exactly FitDistances of D.)
+// forms D anyway so that its result is exactly FitDistances of D.) Any
+// error leaves the model unfitted.
 func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
 	n, _ := Y.Dims()
 	m.checkQ(n)
+	m.reset()
 	if err := checkFinite(Y, "Y"); err != nil {
 		return err
 	}
@@ -90,10 +95,14 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
 // 0 < q < n. It returns an error wrapping ErrNaN for a non-finite entry,
 // ErrNotDistance for a negative entry, a non-zero diagonal or an
 // asymmetric D (checked when D is not a *mat.SymDense), and
-// ErrNotEuclidean when B has fewer than q positive eigenvalues.
+// ErrNotEuclidean when the q-th largest eigenvalue of B is clearly
+// negative (< −1e-9·|λ₁|). Zero eigenvalues (rank < q, or the centring
+// direction) are allowed and give zero columns of X. Any error leaves the
+// model unfitted: a previous fit is discarded before D is checked.
 func (m *ClassicalMDS) FitDistances(D mat.Symmetric) error {
 	n := D.SymmetricDim()
 	m.checkQ(n)
+	m.reset()
 	sd := mat.NewSymDense(n, nil)
 	_, isSym := D.(*mat.SymDense)
 	for i := 0; i < n; i++ {
@@ -131,9 +140,15 @@ func (m *ClassicalMDS) checkQ(n int) {
 	}
 }
 
+// reset discards a previous fit, so that a failed fit leaves the model
+// unfitted rather than serving the old configuration.
+func (m *ClassicalMDS) reset() {
+	m.x, m.vals, m.all, m.u, m.r, m.y = nil, nil, false, nil, nil, nil
+}
+
 func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	n := D.SymmetricDim()
-	m.x, m.vals, m.all, m.y = nil, nil, false, nil
+	m.reset()
 	limit := m.DenseLimit
 	if limit == 0 {
 		limit = DefaultMDSDenseLimit
@@ -156,10 +171,26 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	// Eigenvalues within round-off of zero count as zero; clearly
 	// negative ones among the top q mean no q-dimensional configuration.
 	scale := math.Abs(vals[0])
-	for c := 0; c < m.Q; c++ {
-		if vals[c] < -1e-9*scale {
-			return fmt.Errorf("%w: λ_%d = %.4g < 0 (q = %d)", ErrNotEuclidean, c+1, vals[c], m.Q)
+	if vals[m.Q-1] < -1e-9*scale {
+		pos, ok := 0, 0 // positive; not clearly negative (usable)
+		for _, v := range vals {
+			if v > 1e-9*scale {
+				pos++
+			}
+			if v >= -1e-9*scale {
+				ok++
+			}
 		}
+		of := fmt.Sprintf("%d", len(vals))
+		if len(vals) < n {
+			of = fmt.Sprintf("the top %d", len(vals))
+		}
+		zeros := ""
+		if ok > pos {
+			zeros = fmt.Sprintf(" (%d more are zero)", ok-pos)
+		}
+		return fmt.Errorf("%w: λ_%d = %.4g < 0; only %d of %s eigenvalues are positive%s; use q ≤ %d",
+			ErrNotEuclidean, m.Q, vals[m.Q-1], pos, of, zeros, ok)
 	}
 	x := mat.NewDense(n, m.Q, nil)
 	s := 1.0

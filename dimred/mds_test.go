@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -378,4 +379,110 @@ func TestClassicalMDSProjection(t *testing.T) {
 		}
 	}()
 	m.ProjectTo(&X, mat.NewDense(1, 1, []float64{0}))
+}
+
+// TestClassicalMDSNotEuclideanBoundary pins down when ErrNotEuclidean
+// fires: only when λ_q is clearly negative. Zero eigenvalues (the centring
+// direction, or rank < q) give zero columns, and the error message names
+// the number of positive eigenvalues and the largest usable q.
+func TestClassicalMDSNotEuclideanBoundary(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n = 12
+	D := nonEuclidean(rng, n)
+	full := &ClassicalMDS{Q: 1, Plain: true}
+	if err := full.FitDistances(D); err != nil {
+		t.Fatal(err)
+	}
+	pos, neg, zero := full.EigenvalueSigns(1e-9)
+	if neg == 0 || pos+neg+zero != n || zero < 1 {
+		t.Fatalf("test matrix: %d positive, %d negative, %d zero eigenvalues; want some negative and the centring zero", pos, neg, zero)
+	}
+	usable := pos + zero // the zero eigenvalues sort between the positive and negative ones
+	// q = usable: the last columns are the zero eigenvalues, X has zero columns there.
+	m := &ClassicalMDS{Q: usable, Plain: true}
+	if err := m.FitDistances(D); err != nil {
+		t.Fatalf("q = %d (%d positive + %d zero eigenvalues): %v", usable, pos, zero, err)
+	}
+	var X mat.Dense
+	m.LatentTo(&X)
+	for c := pos; c < usable; c++ {
+		if nrm := mat.Norm(X.ColView(c), 2); nrm > 1e-6 {
+			t.Errorf("column %d (zero eigenvalue) has norm %g, want 0", c, nrm)
+		}
+	}
+	// q = usable+1 reaches a negative eigenvalue.
+	err := (&ClassicalMDS{Q: usable + 1, Plain: true}).FitDistances(D)
+	if !errors.Is(err, ErrNotEuclidean) {
+		t.Fatalf("q = %d: got %v, want ErrNotEuclidean", usable+1, err)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("only %d of %d eigenvalues are positive", pos, n),
+		fmt.Sprintf("use q ≤ %d", usable),
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	// Euclidean data of rank 2 with q = 3: allowed, third column zero.
+	Y := randMatrix(rng, 10, 2)
+	e := &ClassicalMDS{Q: 3}
+	if err := e.Fit(Y); err != nil {
+		t.Fatalf("rank-2 Euclidean data, q = 3: %v", err)
+	}
+	var X3 mat.Dense
+	e.LatentTo(&X3)
+	if nrm := mat.Norm(X3.ColView(2), 2); nrm > 1e-6 {
+		t.Errorf("rank-2 data: third column has norm %g, want 0", nrm)
+	}
+}
+
+// TestClassicalMDSFailedRefitIsUnfitted checks that every kind of failed
+// refit discards the previous fit instead of serving the old X.
+func TestClassicalMDSFailedRefitIsUnfitted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	Y := randMatrix(rng, 12, 3)
+	bad := mat.NewSymDense(4, []float64{0, 1, 4, 9, 1, 0, 1, 4, 4, 1, 0, 1, 9, 4, 1, 0})
+	bad.SetSym(0, 2, math.NaN())
+	neg := mat.NewSymDense(4, []float64{0, 1, 4, 9, 1, 0, 1, 4, 4, 1, 0, 1, 9, 4, 1, 0})
+	neg.SetSym(0, 1, -1)
+	Ynan := mat.DenseCopyOf(Y)
+	Ynan.Set(2, 1, math.NaN())
+	for _, tc := range []struct {
+		name string
+		q    int
+		fail func(m *ClassicalMDS) error
+	}{
+		{"NaN distance", 1, func(m *ClassicalMDS) error { return m.FitDistances(bad) }},
+		{"negative distance", 1, func(m *ClassicalMDS) error { return m.FitDistances(neg) }},
+		{"asymmetric", 1, func(m *ClassicalMDS) error {
+			return m.FitDistances(asym{mat.NewDense(4, 4, []float64{0, 1, 4, 9, 1, 0, 1, 4, 4, 2, 0, 1, 9, 4, 1, 0})})
+		}},
+		{"NaN in Y", 2, func(m *ClassicalMDS) error { return m.Fit(Ynan) }},
+		{"not Euclidean", 11, func(m *ClassicalMDS) error {
+			m.Plain = true
+			return m.FitDistances(nonEuclidean(rand.New(rand.NewPCG(11, 12)), 12))
+		}},
+	} {
+		m := &ClassicalMDS{Q: tc.q}
+		if err := m.Fit(Y); err != nil {
+			t.Fatalf("%s: first fit: %v", tc.name, err)
+		}
+		if err := tc.fail(m); err == nil {
+			t.Fatalf("%s: refit did not fail", tc.name)
+		}
+		for what, use := range map[string]func(){
+			"LatentTo":      func() { var X mat.Dense; m.LatentTo(&X) },
+			"ProjectTo":     func() { var X mat.Dense; m.ProjectTo(&X, Y) },
+			"EigenvaluesTo": func() { m.EigenvaluesTo(nil) },
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: %s after a failed refit served the old fit instead of panicking", tc.name, what)
+					}
+				}()
+				use()
+			}()
+		}
+	}
 }

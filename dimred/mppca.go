@@ -53,7 +53,7 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) error {
 	if n < K*(q+1) {
 		return fmt.Errorf("%w: MixturePPCA with M = %d, q = %d needs n ≥ %d, have %d", ErrTooFewPoints, K, q, K*(q+1), n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := finiteCheck(Y, "Y"); err != nil {
 		return err
 	}
 	yd := asDense(Y)
@@ -65,7 +65,7 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) error {
 	m.pi, m.w = nil, nil
 	m.r = mat.NewDense(n, K, nil)
 	kmeansInit(yd, K, rand.New(src), m.r)
-	totVar := centredSumSq(yd, ColumnMeans(yd)) / float64(n*p)
+	totVar := centredSumSq(yd, denseColMeans(yd)) / float64(n*p)
 	floor := 1e-9 * totVar
 	if err := m.mStep(floor); err != nil {
 		return err

@@ -71,8 +71,8 @@ type PCA struct {
 // observations). It returns an error wrapping ErrNaN for a non-finite entry
 // and ErrTooFewPoints when n < 2. With Method PCARandomized it returns an
 // error wrapping ErrNotConverged (the model is still usable, with the last
-// estimate) when the subspace has not settled after MaxIter iterations;
-// PCAAuto instead falls back to an exact solver. It panics unless
+// estimate) when the subspace has not settled after MaxIter iterations.
+// It panics unless
 // 1 ≤ Q ≤ min(n, p).
 func (m *PCA) Fit(Y mat.Matrix) error {
 	n, p := Y.Dims()
@@ -82,7 +82,7 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 	if n < 2 {
 		return fmt.Errorf("%w: PCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := finiteCheck(Y, "Y"); err != nil {
 		return err
 	}
 	q := m.Q
@@ -98,7 +98,7 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 		}
 	}
 	yd := asDense(Y)
-	mu := ColumnMeans(yd)
+	mu := denseColMeans(yd)
 	tr := centredSumSq(yd, mu) / float64(n) // tr S = n⁻¹ Σᵢ ‖ŷᵢ‖²
 	var (
 		vals         []float64
@@ -130,17 +130,7 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 		var ok bool
 		vals, u, m.iters, ok, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(src))
 		if err == nil && !ok {
-			if m.Method == PCAAuto {
-				// A spectrum too flat for subspace iteration: fall back
-				// to an exact solver.
-				if p <= n {
-					vals, u, err = pcaCovariance(yd, mu, q)
-				} else {
-					vals, u, err = pcaGram(yd, mu, q)
-				}
-			} else {
-				notConverged = fmt.Errorf("%w: randomized PCA subspace still moving after %d power iterations (Tol %g); the leading eigenvalues are nearly equal — use PCACovariance or PCAGram, or raise MaxIter", ErrNotConverged, m.iters, tol)
-			}
+			notConverged = fmt.Errorf("%w: randomized PCA subspace still moving after %d power iterations (Tol %g); the leading eigenvalues are nearly equal — use PCALanczos, or raise MaxIter", ErrNotConverged, m.iters, tol)
 		}
 	default:
 		panic(fmt.Sprintf("dimred: unknown PCAMethod %d", method))
@@ -447,4 +437,37 @@ func (m *PCA) mustFit() {
 	if m.u == nil {
 		panic("dimred: PCA used before Fit")
 	}
+}
+
+// finiteCheck is checkFinite with a fast path over the raw rows of a
+// *mat.Dense (checkFinite's At calls dominate PCA's overhead on large Y).
+func finiteCheck(m mat.Matrix, what string) error {
+	d, ok := m.(*mat.Dense)
+	if !ok {
+		return checkFinite(m, what)
+	}
+	r, _ := d.Dims()
+	for i := 0; i < r; i++ {
+		for j, v := range d.RawRowView(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s[%d,%d] = %v", ErrNaN, what, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// denseColMeans is ColumnMeans over raw rows.
+func denseColMeans(y *mat.Dense) []float64 {
+	n, p := y.Dims()
+	mu := make([]float64, p)
+	for i := 0; i < n; i++ {
+		for j, v := range y.RawRowView(i) {
+			mu[j] += v
+		}
+	}
+	for j := range mu {
+		mu[j] /= float64(n)
+	}
+	return mu
 }

@@ -79,7 +79,7 @@ func (m *PPCA) Fit(Y mat.Matrix) error {
 	if n <= q {
 		return fmt.Errorf("%w: PPCA with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := finiteCheck(Y, "Y"); err != nil {
 		return err
 	}
 	yd := asDense(Y)
@@ -224,7 +224,7 @@ func (m *PPCA) emDefaults() (int, float64) {
 func (m *PPCA) fitEM(Y *mat.Dense) error {
 	n, p := Y.Dims()
 	q := m.Q
-	mu := ColumnMeans(Y)
+	mu := denseColMeans(Y)
 	var S *mat.SymDense
 	if p <= n {
 		S = sampleCov(Y, mu)
@@ -498,7 +498,7 @@ func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (float64, 
 	if !(sigma2 > 0) {
 		panic(fmt.Sprintf("dimred: PPCALogLikelihood σ² = %v must be positive", sigma2))
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := finiteCheck(Y, "Y"); err != nil {
 		return 0, err
 	}
 	yd := asDense(Y)
@@ -507,4 +507,32 @@ func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (float64, 
 	sw := mat.NewDense(p, q, nil)
 	covTimes(sw, yd, mu, nil, w)
 	return ppcaLogLik(n, p, trS, w, sigma2, sw)
+}
+
+// Sample stores n draws from the fitted model, y = W x + μ + ε with
+// x ~ N(0, I_q) and ε ~ N(0, σ²I_p), as the rows of dst (n×p); an empty dst
+// is resized. src nil means rand.NewPCG(1, 2).
+func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
+	m.mustFit()
+	if n < 1 {
+		panic(fmt.Sprintf("dimred: PPCA.Sample n = %d < 1", n))
+	}
+	if src == nil {
+		src = rand.NewPCG(1, 2)
+	}
+	rnd := rand.New(src)
+	q, p := m.Q, m.p
+	reuseAs(dst, n, p)
+	x := mat.NewDense(n, q, nil)
+	for i := range x.RawMatrix().Data {
+		x.RawMatrix().Data[i] = rnd.NormFloat64()
+	}
+	dst.Mul(x, m.w.T())
+	s := math.Sqrt(m.sigma2)
+	for i := 0; i < n; i++ {
+		row := dst.RawRowView(i)
+		for j := range row {
+			row[j] += m.mu[j] + s*rnd.NormFloat64()
+		}
+	}
 }

@@ -88,7 +88,7 @@ func (m *PPCA) FitMissing(Y mat.Matrix) error {
 		return fmt.Errorf("PPCA FitMissing initialisation: %w", err)
 	}
 
-	st := &missingState{y: yd, obs: obs, count: count, nobs: nobs, q: q}
+	st := newMissingState(yd, obs, nobs, q)
 	maxIter, tol := m.emDefaults()
 	prev := math.Inf(-1)
 	converged := false
@@ -120,7 +120,10 @@ func (m *PPCA) FitMissing(Y mat.Matrix) error {
 	}
 	m.n, m.p, m.mu, m.w, m.sigma2, m.ll, m.iters = n, p, mu, w, s2, ll, it
 	m.x = st.x
-	m.sxi = st.cov
+	m.sxi = make([]*mat.SymDense, n)
+	for i := range m.sxi {
+		m.sxi[i] = st.covTo(i)
+	}
 	m.sx = nil
 	if !converged && tol >= 0 {
 		return fmt.Errorf("%w: PPCA missing-data EM after %d iterations (log-likelihood %.10g)", ErrNotConverged, it, ll)
@@ -129,38 +132,102 @@ func (m *PPCA) FitMissing(Y mat.Matrix) error {
 }
 
 type missingState struct {
-	y     *mat.Dense
-	obs   [][]int
-	count []int
-	nobs  int
-	q     int
-	x     *mat.Dense      // n×q posterior means
-	cov   []*mat.SymDense // posterior covariances Σ_i
+	y        *mat.Dense
+	obs      [][]int // observed features of each point
+	miss     [][]int // missing features of each point
+	obsRows  [][]int // points observing each feature
+	missRows [][]int // points missing each feature
+	nobs     int
+	q        int
+	x        *mat.Dense // n×q posterior means
+	cov      []float64  // posterior covariances Σ_i, n blocks of q×q
+}
+
+func newMissingState(y *mat.Dense, obs [][]int, nobs, q int) *missingState {
+	n, p := y.Dims()
+	s := &missingState{y: y, obs: obs, nobs: nobs, q: q,
+		miss: make([][]int, n), obsRows: make([][]int, p), missRows: make([][]int, p)}
+	for i := 0; i < n; i++ {
+		seen := 0
+		for k := 0; k < p; k++ {
+			if seen < len(obs[i]) && obs[i][seen] == k {
+				seen++
+				s.obsRows[k] = append(s.obsRows[k], i)
+			} else {
+				s.miss[i] = append(s.miss[i], k)
+				s.missRows[k] = append(s.missRows[k], i)
+			}
+		}
+	}
+	return s
+}
+
+// covTo copies Σ_i into a SymDense.
+func (s *missingState) covTo(i int) *mat.SymDense {
+	q := s.q
+	c := mat.NewSymDense(q, nil)
+	ci := s.cov[i*q*q : (i+1)*q*q]
+	for a := 0; a < q; a++ {
+		for b := a; b < q; b++ {
+			c.SetSym(a, b, ci[a*q+b])
+		}
+	}
+	return c
+}
+
+// gramRows returns Σ_{k∈rows} w_k w_kᵀ (q×q, row-major) into dst.
+func gramRows(dst []float64, w *mat.Dense, rows []int, q int) {
+	for t := range dst {
+		dst[t] = 0
+	}
+	for _, k := range rows {
+		wk := w.RawRowView(k)
+		for a := 0; a < q; a++ {
+			for b := 0; b < q; b++ {
+				dst[a*q+b] += wk[a] * wk[b]
+			}
+		}
+	}
 }
 
 // eStep computes the posteriors at (W, μ, σ²) and returns the observed-data
-// log-likelihood Σᵢ log N(y_{i,o} | μ_o, W_oW_oᵀ + σ²I).
+// log-likelihood Σᵢ log N(y_{i,o} | μ_o, W_oW_oᵀ + σ²I). W_oᵀW_o is formed
+// from whichever of the observed and missing features is fewer (WᵀW minus
+// the missing rows' outer products when most features are observed).
 func (s *missingState) eStep(w *mat.Dense, mu []float64, s2 float64) (float64, error) {
-	n, _ := s.y.Dims()
+	n, p := s.y.Dims()
 	q := s.q
 	if s.x == nil {
 		s.x = mat.NewDense(n, q, nil)
-		s.cov = make([]*mat.SymDense, n)
-		for i := range s.cov {
-			s.cov[i] = mat.NewSymDense(q, nil)
-		}
+		s.cov = make([]float64, n*q*q)
 	}
+	all := make([]int, p)
+	for k := range all {
+		all[k] = k
+	}
+	wtw := make([]float64, q*q)
+	gramRows(wtw, w, all, q)
 	mi := make([]float64, q*q)   // M_i, row-major
 	minv := make([]float64, q*q) // M_i⁻¹
 	work := make([]float64, q*q)
+	g := make([]float64, q*q)
 	wr := make([]float64, q)
 	var ll float64
 	for i := 0; i < n; i++ {
 		o := s.obs[i]
-		// M_i = W_oᵀW_o + σ²I, W_oᵀ r.
-		for t := range mi {
-			mi[t] = 0
+		// M_i = W_oᵀW_o + σ²I.
+		if len(s.miss[i]) < len(o) {
+			gramRows(g, w, s.miss[i], q)
+			for t := range mi {
+				mi[t] = wtw[t] - g[t]
+			}
+		} else {
+			gramRows(mi, w, o, q)
 		}
+		for a := 0; a < q; a++ {
+			mi[a*q+a] += s2
+		}
+		// W_oᵀ r and rᵀr.
 		for a := range wr {
 			wr[a] = 0
 		}
@@ -172,15 +239,6 @@ func (s *missingState) eStep(w *mat.Dense, mu []float64, s2 float64) (float64, e
 			rr += r * r
 			for a := 0; a < q; a++ {
 				wr[a] += wk[a] * r
-				for b := a; b < q; b++ {
-					mi[a*q+b] += wk[a] * wk[b]
-				}
-			}
-		}
-		for a := 0; a < q; a++ {
-			mi[a*q+a] += s2
-			for b := 0; b < a; b++ {
-				mi[a*q+b] = mi[b*q+a]
 			}
 		}
 		logdet, ok := smallCholInverse(minv, mi, work, q)
@@ -197,11 +255,9 @@ func (s *missingState) eStep(w *mat.Dense, mu []float64, s2 float64) (float64, e
 			xi[a] = v
 			quad += wr[a] * v
 		}
-		ci := s.cov[i]
-		for a := 0; a < q; a++ {
-			for b := a; b < q; b++ {
-				ci.SetSym(a, b, s2*minv[a*q+b])
-			}
+		ci := s.cov[i*q*q : (i+1)*q*q]
+		for t, v := range minv {
+			ci[t] = s2 * v
 		}
 		no := float64(len(o))
 		if len(o) > 0 {
@@ -212,67 +268,100 @@ func (s *missingState) eStep(w *mat.Dense, mu []float64, s2 float64) (float64, e
 }
 
 // mStep returns the new (W, μ, σ²) from the posteriors of the last E-step.
+// The per-feature Gram matrices are formed from whichever of the observing
+// and missing points is fewer (the total over all points minus the missing
+// ones when most are observed), so a nearly complete wide data set costs
+// little more than a complete one.
 func (s *missingState) mStep(wOld *mat.Dense) (*mat.Dense, []float64, float64, error) {
 	n, p := s.y.Dims()
 	q := s.q
 	d := q + 1
-	// Per-feature Gram matrices A_k = Σ_{i∈O_k} [⟨x⟩⟨x⟩ᵀ+Σ_i, ⟨x⟩; ⟨x⟩ᵀ, 1]
-	// and right-hand sides b_k = Σ y_ik [⟨x⟩; 1].
-	A := make([]float64, p*d*d)
-	B := make([]float64, p*d)
-	e := make([]float64, d*d)
+	dd := d * d
+	// e_i = [⟨x⟩⟨x⟩ᵀ+Σ_i, ⟨x⟩; ⟨x⟩ᵀ, 1] and their total.
+	E := make([]float64, n*dd)
+	total := make([]float64, dd)
 	for i := 0; i < n; i++ {
 		xi := s.x.RawRowView(i)
-		ci := s.cov[i]
+		ci := s.cov[i*q*q : (i+1)*q*q]
+		e := E[i*dd : (i+1)*dd]
 		for a := 0; a < q; a++ {
 			for b := 0; b < q; b++ {
-				e[a*d+b] = xi[a]*xi[b] + ci.At(a, b)
+				e[a*d+b] = xi[a]*xi[b] + ci[a*q+b]
 			}
 			e[a*d+q] = xi[a]
 			e[q*d+a] = xi[a]
 		}
 		e[q*d+q] = 1
-		row := s.y.RawRowView(i)
-		for _, k := range s.obs[i] {
-			ak := A[k*d*d : (k+1)*d*d]
-			for t, v := range e {
-				ak[t] += v
+		for t, v := range e {
+			total[t] += v
+		}
+	}
+	raw := s.y.RawMatrix()
+	w := mat.NewDense(p, q, nil)
+	mu := make([]float64, p)
+	ak := make([]float64, dd)
+	bk := make([]float64, d)
+	inv := make([]float64, dd)
+	work := make([]float64, dd)
+	for k := 0; k < p; k++ {
+		// A_k = Σ_{i observing k} e_i.
+		if len(s.missRows[k]) < len(s.obsRows[k]) {
+			copy(ak, total)
+			for _, i := range s.missRows[k] {
+				for t, v := range E[i*dd : (i+1)*dd] {
+					ak[t] -= v
+				}
 			}
-			bk := B[k*d : (k+1)*d]
-			y := row[k]
+		} else {
+			for t := range ak {
+				ak[t] = 0
+			}
+			for _, i := range s.obsRows[k] {
+				for t, v := range E[i*dd : (i+1)*dd] {
+					ak[t] += v
+				}
+			}
+		}
+		// b_k = Σ_{i observing k} y_ik [⟨x_i⟩; 1].
+		for t := range bk {
+			bk[t] = 0
+		}
+		for _, i := range s.obsRows[k] {
+			y := raw.Data[i*raw.Stride+k]
+			xi := s.x.RawRowView(i)
 			for a := 0; a < q; a++ {
 				bk[a] += y * xi[a]
 			}
 			bk[q] += y
 		}
-	}
-	w := mat.NewDense(p, q, nil)
-	mu := make([]float64, p)
-	for k := 0; k < p; k++ {
-		ak := mat.NewSymDense(d, nil)
-		for a := 0; a < d; a++ {
-			for b := a; b < d; b++ {
-				ak.SetSym(a, b, A[k*d*d+a*d+b])
-			}
-		}
-		var ch mat.Cholesky
-		if !ch.Factorize(ak) {
+		if _, ok := smallCholInverse(inv, ak, work, d); !ok {
 			return nil, nil, 0, fmt.Errorf("%w: PPCA missing-data M-step, feature %d", ErrSingular, k)
 		}
-		sol := mat.NewVecDense(d, nil)
-		if err := ch.SolveVecTo(sol, mat.NewVecDense(d, append([]float64(nil), B[k*d:(k+1)*d]...))); err != nil {
-			return nil, nil, 0, fmt.Errorf("%w: PPCA missing-data M-step, feature %d: %v", ErrSingular, k, err)
+		wk := w.RawRowView(k)
+		for a := 0; a < d; a++ {
+			var v float64
+			for b := 0; b < d; b++ {
+				v += inv[a*d+b] * bk[b]
+			}
+			if a < q {
+				wk[a] = v
+			} else {
+				mu[k] = v
+			}
 		}
-		for a := 0; a < q; a++ {
-			w.Set(k, a, sol.AtVec(a))
-		}
-		mu[k] = sol.AtVec(q)
 	}
-	// σ² with the new W and μ.
+	// σ² with the new W and μ: squared residuals over the observed entries
+	// plus Σᵢ tr(Σ_i W_oᵀW_o).
+	all := make([]int, p)
+	for k := range all {
+		all[k] = k
+	}
+	wtw := make([]float64, q*q)
+	gramRows(wtw, w, all, q)
+	g := make([]float64, q*q)
 	var ss float64
 	for i := 0; i < n; i++ {
 		xi := s.x.RawRowView(i)
-		ci := s.cov[i]
 		row := s.y.RawRowView(i)
 		for _, k := range s.obs[i] {
 			wk := w.RawRowView(k)
@@ -280,13 +369,19 @@ func (s *missingState) mStep(wOld *mat.Dense) (*mat.Dense, []float64, float64, e
 			for a := 0; a < q; a++ {
 				r -= wk[a] * xi[a]
 			}
-			var t float64
-			for a := 0; a < q; a++ {
-				for b := 0; b < q; b++ {
-					t += wk[a] * ci.At(a, b) * wk[b]
-				}
+			ss += r * r
+		}
+		if len(s.miss[i]) < len(s.obs[i]) {
+			gramRows(g, w, s.miss[i], q)
+			for t := range g {
+				g[t] = wtw[t] - g[t]
 			}
-			ss += r*r + t
+		} else {
+			gramRows(g, w, s.obs[i], q)
+		}
+		ci := s.cov[i*q*q : (i+1)*q*q]
+		for t, v := range ci {
+			ss += v * g[t] // tr(Σ_i G) with both symmetric
 		}
 	}
 	s2 := ss / float64(s.nobs)

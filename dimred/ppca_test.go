@@ -415,3 +415,43 @@ func TestPPCAProjectMissing(t *testing.T) {
 	}
 	mustPanic(t, "NaN in PCA.ProjectTo", func() { p.ProjectTo(&mat.Dense{}, row) })
 }
+
+func TestPPCALogLikelihoodAndAngleBadInput(t *testing.T) {
+	y := lowRank(20, 4, 1, 0.1, 23)
+	w := mat.NewDense(4, 1, []float64{1, 0, 0, 0})
+	mu := make([]float64, 4)
+	mustPanic(t, "σ² = 0", func() { _, _ = PPCALogLikelihood(y, w, mu, 0) })
+	mustPanic(t, "W shape", func() { _, _ = PPCALogLikelihood(y, mat.NewDense(3, 1, nil), mu, 1) })
+	mustPanic(t, "μ length", func() { _, _ = PPCALogLikelihood(y, w, mu[:3], 1) })
+	y.Set(4, 1, math.NaN())
+	if _, err := PPCALogLikelihood(y, w, mu, 1); !errors.Is(err, ErrNaN) {
+		t.Errorf("NaN: %v", err)
+	}
+	mustPanic(t, "angle shapes", func() { SubspaceAngle(w, mat.NewDense(4, 2, nil)) })
+	if a := SubspaceAngle(w, mat.NewDense(4, 1, []float64{0, 3, 0, 0})); math.Abs(a-math.Pi/2) > 1e-12 {
+		t.Errorf("orthogonal lines: angle %v", a)
+	}
+}
+
+func TestPPCASample(t *testing.T) {
+	m := PPCA{Q: 2}
+	if err := m.Fit(lowRank(300, 5, 2, 0.5, 29)); err != nil {
+		t.Fatal(err)
+	}
+	var ys mat.Dense
+	m.Sample(&ys, 100000, nil)
+	S := sampleCov(&ys, ColumnMeans(&ys))
+	var C mat.SymDense
+	m.CovarianceTo(&C)
+	var d mat.Dense
+	d.Sub(S, &C)
+	if r := mat.Norm(&d, 2) / mat.Norm(&C, 2); r > 0.02 {
+		t.Errorf("sample covariance off by %.3g (relative)", r)
+	}
+	mu, got := m.Mean(), ColumnMeans(&ys)
+	for j := range mu {
+		if math.Abs(got[j]-mu[j]) > 0.05 {
+			t.Errorf("mean %d: %v vs %v", j, got[j], mu[j])
+		}
+	}
+}

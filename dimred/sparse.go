@@ -262,3 +262,44 @@ func laplacian(w *CSR, normalised bool) *CSR {
 	}
 	return out
 }
+
+// MulTransVecTo sets dst = Aᵀ x (serial; for a symmetric A use MulVecTo).
+func (c *CSR) MulTransVecTo(dst, x []float64) {
+	if len(dst) != c.N || len(x) != c.N {
+		panic(mat.ErrShape)
+	}
+	for i := range dst {
+		dst[i] = 0
+	}
+	for i := 0; i < c.N; i++ {
+		xi := x[i]
+		if xi == 0 {
+			continue
+		}
+		for t := c.RowPtr[i]; t < c.RowPtr[i+1]; t++ {
+			dst[c.Col[t]] += c.Val[t] * xi
+		}
+	}
+}
+
+// MulTrans returns the sparse product Aᵀ B of two n×n CSR matrices, e.g.
+// LLE's M = (I − W)ᵀ (I − W), which is then a symmetric CSR whose bottom
+// eigenvectors EigenSymOp finds with the sparse (Chebyshev-filtered) path.
+// Cost: Σ_r nnz(A_r)·nnz(B_r) triplets, n·(k+1)² for LLE weights.
+func (c *CSR) MulTrans(b *CSR) *CSR {
+	if c.N != b.N {
+		panic(mat.ErrShape)
+	}
+	var ii, jj []int
+	var vv []float64
+	for r := 0; r < c.N; r++ {
+		ac, av := c.Row(r)
+		bc, bv := b.Row(r)
+		for s, i := range ac {
+			for t, j := range bc {
+				ii, jj, vv = append(ii, i), append(jj, j), append(vv, av[s]*bv[t])
+			}
+		}
+	}
+	return NewCSR(c.N, ii, jj, vv)
+}

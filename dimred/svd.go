@@ -172,7 +172,7 @@ func svdExact(a *mat.Dense, k int, tol float64, src rand.Source) ([]float64, *ma
 	raw := a.RawMatrix()
 	g := gramOp{a: blas64.General{Rows: m, Cols: n, Stride: raw.Stride, Data: raw.Data}, trans: m < n}
 	es := &EigenSettings{Method: EigenLanczos, Tol: tol, Src: src}
-	if g.Size() <= denseCrossover {
+	if useDense(g.Size(), k) {
 		es.Method = EigenDense
 	}
 	_, w, err := EigenSymOp(g, k, Largest, es)

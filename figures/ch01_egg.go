@@ -52,14 +52,24 @@ func Fig1_1EggMass1D() (*Figure, error) {
 	piece(eggLo, eggHi, greenColour)
 	piece(eggHi, 3, whiteColour)
 	y, g, w := dimred.EggMasses(1, eggLo, eggHi)
-	p.Add(labels([]float64{0, 1.35, -2.1, 2.1}, []float64{0.17, 0.33, 0.08, 0.08},
-		[]string{pct(y), pct(g), pct(w / 2), pct(w / 2)}, 11))
+	p.Add(labels([]float64{0, -2.1, 2.1}, []float64{0.17, 0.08, 0.08}, []string{pct(y), pct(w / 2), pct(w / 2)}, 11))
+	leader(p, 1.0, 0.2, 1.7, 0.33, pct(g))
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -3, 3, 0, 0.42
 	return &Figure{
 		ID: "1.1", Caption: "The 1-D Gaussian egg: mass within 0.95σ (yolk) 65.8 %, between 0.95σ and 1.05σ (green) 4.8 %, beyond 1.05σ (white) 29.4 %.",
 		Data: "synthetic", Panels: []*plot.Plot{p}, Width: 14 * vg.Centimeter, Height: 8 * vg.Centimeter,
 		Numbers: eggNumbers(1, 65.8, 4.8, 29.4),
 	}, nil
+}
+
+// leader labels the point (x, y) with text at (tx, ty), joined by a thin
+// line: the green shell is too thin to hold its own label.
+func leader(p *plot.Plot, x, y, tx, ty float64, text string) {
+	p.Add(line([]float64{x, tx}, []float64{y, ty}, color.Black, 0.6))
+	l := labels([]float64{tx}, []float64{ty}, []string{text}, 11)
+	l.TextStyle[0].XAlign = draw.XLeft
+	l.TextStyle[0].YAlign = draw.YBottom
+	p.Add(l)
 }
 
 func pct(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
@@ -77,7 +87,8 @@ func Fig1_2EggMass2D() (*Figure, error) {
 	disc(eggHi, greenColour)
 	disc(eggLo, yolkColour)
 	y, g, w := dimred.EggMasses(2, eggLo, eggHi)
-	p.Add(labels([]float64{0, 1.5, 0}, []float64{0, 0.55, -1.3}, []string{pct(y), pct(g), pct(w)}, 11))
+	p.Add(labels([]float64{0, 0}, []float64{0, -1.3}, []string{pct(y), pct(w)}, 11))
+	leader(p, 0.707, 0.424, 2.2, 1.45, pct(g))
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -3.1, 3.1, -1.9, 1.9
 	return &Figure{
 		ID: "1.2", Caption: "The 2-D Gaussian egg: yolk 59.4 %, green 7.4 %, white 33.2 %.",
@@ -125,8 +136,9 @@ func Fig1_3EggMass3D() (*Figure, error) {
 	eq.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
 	p.Add(eq)
 	y, g, w := dimred.EggMasses(3, eggLo, eggHi)
-	p.Add(labels([]float64{0.45, 1.55, -1.5}, []float64{0.35, 1.25, -1.5}, []string{pct(y), pct(g), pct(w)}, 11))
-	equalAxes(p, -3.2, 3.2)
+	p.Add(labels([]float64{0.45, -1.5}, []float64{0.35, -1.5}, []string{pct(y), pct(w)}, 11))
+	leader(p, 0.78, 0.62, 2.2, 2.25, pct(g))
+	equalAxes(p, -3.3, 3.3)
 	return &Figure{
 		ID: "1.3", Caption: "The 3-D Gaussian egg (cut away): yolk 56.1 %, green 9.2 %, white 34.7 %.",
 		Data: "synthetic", Panels: []*plot.Plot{p}, Width: 10 * vg.Centimeter, Height: 10 * vg.Centimeter,
@@ -212,7 +224,6 @@ func Fig1_5MassAgainstDimension() (*Figure, error) {
 		},
 	}, nil
 }
-
 
 func init() {
 	Register("1.1", 1, Fig1_1EggMass1D)

@@ -383,7 +383,16 @@ func FigX2_4Oil() (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	nums = append(nums, Ours("1-NN errors by flow regime", float64(dimred.NearestNeighbourErrors(X, ds.Labels))))
+	tw, err := dimred.Trustworthiness(ds.Y, X, 10)
+	if err != nil {
+		return nil, err
+	}
+	co, err := dimred.Continuity(ds.Y, X, 10)
+	if err != nil {
+		return nil, err
+	}
+	nums = append(nums, Ours("1-NN errors by flow regime", float64(dimred.NearestNeighbourErrors(X, ds.Labels))),
+		Ours("trustworthiness, k = 10", tw), Ours("continuity, k = 10", co))
 	p := newPlot("oil flow: PPCA latent means", "x₁", "x₂")
 	labelScatter(p, X, ds.Labels, ds.LabelNames, 1.8)
 	p.Legend.Top = true

@@ -20,7 +20,7 @@ import (
 // Chapter 3 figures of classical MDS on European road distances (book
 // §3.5.1, Figs 3.8–3.11). The cities are the book's 53 (datasets.Cities53:
 // Hammerfest outside the map window, the four ferry-only pairs imputed by
-// the shortest road path through the table; the catalog's variant C2).
+// the shortest road path through the table).
 
 // roadsFit is the classical-MDS fit shared by Figs 3.8–3.11.
 type roadsFit struct {

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 
 	"github.com/dimredbook/book/dimred"
 )
@@ -53,6 +55,46 @@ func zeroAxesPanel(title string, xs, ys []float64, drop bool) *plot.Plot {
 	return p
 }
 
+// panelDataArea lays the panels of f out exactly as Figure.Draw does (a
+// full grid) and returns the size of the first panel's data area.
+func panelDataArea(f *Figure) (w, h vg.Length) {
+	rows, cols := f.grid()
+	fw, fh := f.Size()
+	grid := make([][]*plot.Plot, rows)
+	for r := range grid {
+		grid[r] = f.Panels[r*cols : (r+1)*cols]
+	}
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter, PadY: vg.Millimeter,
+		PadTop: vg.Millimeter, PadBottom: vg.Millimeter, PadLeft: vg.Millimeter, PadRight: vg.Millimeter}
+	dc := draw.Canvas{Canvas: &recorder.Canvas{}, Rectangle: vg.Rectangle{Max: vg.Point{X: fw, Y: fh}}}
+	da := f.Panels[0].DataCanvas(plot.Align(grid, tiles, dc)[0][0])
+	return da.Max.X - da.Min.X, da.Max.Y - da.Min.Y
+}
+
+// dataAspect returns the screen length of one y unit over that of one x
+// unit in the first panel of f: 1 for equal axes.
+func dataAspect(f *Figure) float64 {
+	p := f.Panels[0]
+	w, h := panelDataArea(f)
+	return float64(h) / (p.Y.Max - p.Y.Min) / (float64(w) / (p.X.Max - p.X.Min))
+}
+
+// equalAspect sets f.Height so that the panels show x and y units at the
+// same length (Matlab's "axis equal", as in the author's script), keeping
+// f.Width and the panels' axis limits. Titles, tick labels and padding
+// take the same space whatever the height, so the correction is exact; a
+// second pass absorbs rounding.
+func equalAspect(f *Figure) *Figure {
+	rows, _ := f.grid()
+	p := f.Panels[0]
+	want := (p.Y.Max - p.Y.Min) / (p.X.Max - p.X.Min)
+	for range 2 {
+		w, h := panelDataArea(f)
+		f.Height += vg.Length(rows) * (vg.Length(want)*w - h)
+	}
+	return f
+}
+
 // Fig3_5FeatureSelection2D is book Fig 3.5 (L1660–L1669; sub-captions
 // from the LaTeX source): (a) data with two features, (b) selecting the
 // feature with the largest variance projects onto the x axis, (c) the new
@@ -65,7 +107,7 @@ func Fig3_5FeatureSelection2D() (*Figure, error) {
 		return nil, err
 	}
 	v := fs.VariancesTo(nil)
-	return &Figure{
+	return equalAspect(&Figure{
 		ID:      "3.5",
 		Caption: "Feature selection via distance preservation: (a) data with two features; (b) selecting the feature with the largest variance projects the data onto the x axis; (c) the new representation has one feature.",
 		Data:    "synthetic",
@@ -81,7 +123,7 @@ func Fig3_5FeatureSelection2D() (*Figure, error) {
 			Ours("selected feature (0-based)", float64(fs.Selected()[0])),
 			Ours("E, feature selection (2/p)ς²₂ (population 1.1)", fs.Error()),
 		},
-	}, nil
+	}), nil
 }
 
 // Fig3_6RotationThenSelection is book Fig 3.6 (L1671–L1680): (a) the data,
@@ -116,7 +158,7 @@ func Fig3_6RotationThenSelection() (*Figure, error) {
 	fs := &dimred.FeatureSelection{Q: 1}
 	fs.Fit(Y)
 	lam := fe.EigenvaluesTo(nil)
-	return &Figure{
+	return equalAspect(&Figure{
 		ID:      "3.6",
 		Caption: "Rotating the data features better preserves the interpoint squared distances: the data are rotated onto their direction of maximum variation and then reduced to one dimension.",
 		Data:    "synthetic",
@@ -133,7 +175,7 @@ func Fig3_6RotationThenSelection() (*Figure, error) {
 			Ours("E, rotation then selection (population ≈ 0.1)", fe.Error()),
 			Ours("E, feature selection alone (population 1.1)", fs.Error()),
 		},
-	}, nil
+	}), nil
 }
 
 func init() {

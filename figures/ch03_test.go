@@ -107,6 +107,13 @@ func TestFig3_5And3_6Synthetic(t *testing.T) {
 	if m6["E, rotation then selection (population ≈ 0.1)"].Ours*5 > m6["E, feature selection alone (population 1.1)"].Ours {
 		t.Error("rotation should beat selection by far")
 	}
+	// Equal axes (the author's "axis equal"): one x unit and one y unit
+	// have the same length on the page, in both figures.
+	for _, f := range []*Figure{f5, f6} {
+		if a := dataAspect(f); math.Abs(a-1) > 0.01 {
+			t.Errorf("Fig %s: y unit / x unit on the page = %.3f, want 1 (equal axes)", f.ID, a)
+		}
+	}
 	checkGolden(t, f5)
 	checkGolden(t, f6)
 }

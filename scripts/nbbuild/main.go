@@ -9,7 +9,10 @@
 //	-- markdown --
 //	-- code --
 //
-// Usage: go run ./scripts/nbbuild [-src notebooks/src] [-out notebooks] [-check]
+// Usage: go run ./scripts/nbbuild [-src notebooks/src] [-out notebooks] [-check] [prefix ...]
+//
+// With prefixes (e.g. "01 03") only the notebooks whose names start so are
+// built or checked.
 //
 // With -check nothing is written: it exits 1 naming every notebook whose
 // cells differ from its sources (a notebook edited by hand, or sources
@@ -43,7 +46,7 @@ func main() {
 	}
 	stale := 0
 	for _, d := range dirs {
-		if !d.IsDir() {
+		if !d.IsDir() || !selected(d.Name(), flag.Args()) {
 			continue
 		}
 		cells, err := readSource(filepath.Join(*src, d.Name()))
@@ -67,6 +70,19 @@ func main() {
 		fmt.Fprintf(os.Stderr, "nbbuild: %d notebook(s) differ from notebooks/src; run scripts/run-notebooks --inplace\n", stale)
 		os.Exit(1)
 	}
+}
+
+// selected reports whether name starts with one of prefixes (all when none).
+func selected(name string, prefixes []string) bool {
+	if len(prefixes) == 0 {
+		return true
+	}
+	for _, p := range prefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func fatal(err error) {
