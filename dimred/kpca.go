@@ -266,6 +266,10 @@ func kpcaRowSums(a []float64, n, s int) ([]float64, int) {
 	return parts[0], -1
 }
 
+// The eigensolver applies block-capable operators to whole blocks; fail
+// the build, not the speed, if that interface changes.
+var _ blockOperator = (*kpcaUpperOp)(nil)
+
 func (o *kpcaUpperOp) Size() int { return o.n }
 
 func (o *kpcaUpperOp) MulVecTo(dst, x []float64) { o.mulBlockTo(dst, x, 1) }
