@@ -32,8 +32,14 @@ import (
 // multidimensional scaling"). With the linear kernel it is PCA: X holds the
 // principal component scores.
 //
-// Components whose eigenvalue is not positive (at most round-off for a
-// valid kernel) have zero latent coordinates.
+// Components whose eigenvalue is not above 10⁻¹² λ_1 (round-off for a
+// valid kernel, e.g. the null direction 1 of H K H) have zero latent
+// coordinates, in LatentTo and in ProjectTo.
+//
+// A Fit or FitGram that returns an error leaves the model unfitted: it
+// never goes on serving an earlier fit. The kernel and the centring are
+// those in force at the last successful fit; changing Kernel or NoCentre
+// afterwards affects only the next fit.
 type KernelPCA struct {
 	Kernel   Kernel         // k(y, y'); required: Fit panics on nil
 	Q        int            // q, latent dimension; 0 means 2
@@ -41,6 +47,8 @@ type KernelPCA struct {
 	Eigen    *EigenSettings // eigensolver settings; nil means defaults
 
 	y         *mat.Dense // training points (nil after FitGram)
+	kern      Kernel     // the kernel of the fit (ProjectTo uses it)
+	centred   bool       // whether the fit centred K
 	n, q      int
 	colMean   []float64 // k̄_j = n⁻¹ Σ_i K_ij
 	grandMean float64   // n⁻² Σ_ij K_ij
@@ -62,6 +70,7 @@ func (k *KernelPCA) Fit(Y mat.Matrix) error {
 	if k.Kernel == nil {
 		panic("dimred: KernelPCA.Kernel is nil")
 	}
+	k.reset()
 	n, _ := Y.Dims()
 	if n < 2 {
 		return fmt.Errorf("%w: KernelPCA needs at least 2 points, have %d", ErrTooFewPoints, n)
@@ -75,13 +84,22 @@ func (k *KernelPCA) Fit(Y mat.Matrix) error {
 		return err
 	}
 	k.y = mat.DenseCopyOf(Y)
+	k.kern = k.Kernel
 	return nil
+}
+
+// reset forgets the current fit, so that a refit that fails leaves the
+// model unfitted.
+func (k *KernelPCA) reset() {
+	k.vals, k.vecs, k.y, k.kern = nil, nil, nil, nil
+	k.colMean, k.n, k.q = nil, 0, 0
 }
 
 // FitGram fits the model to a precomputed n×n kernel matrix K (not
 // modified). ProjectTo is then unavailable (there are no training points),
 // but ProjectKernelTo works.
 func (k *KernelPCA) FitGram(K mat.Symmetric) error {
+	k.reset()
 	n := K.SymmetricDim()
 	if n < 2 {
 		return fmt.Errorf("%w: KernelPCA needs at least 2 points, have %d", ErrTooFewPoints, n)
@@ -106,7 +124,7 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 	if q < 1 || q > n {
 		panic(fmt.Sprintf("dimred: KernelPCA.Q = %d outside [1, %d]", q, n))
 	}
-	k.vals, k.vecs, k.y = nil, nil, nil
+	k.reset()
 	raw := K.RawSymmetric()
 	s := raw.Stride
 	a := raw.Data
@@ -179,7 +197,7 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 	if err != nil {
 		return fmt.Errorf("dimred: KernelPCA eigendecomposition: %w", err)
 	}
-	k.n, k.q = n, q
+	k.n, k.q, k.centred = n, q, !k.NoCentre
 	k.colMean, k.grandMean, k.trace = colMean, grand, tr
 	k.vals, k.vecs = vals, vecs
 	return nil
@@ -418,7 +436,7 @@ func (k *KernelPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		panic("dimred: KernelPCA.ProjectTo after FitGram: no training points; use ProjectKernelTo")
 	}
 	var kt mat.Dense
-	KernelMatrixTo(&kt, k.Kernel, Ynew, k.y)
+	KernelMatrixTo(&kt, k.kern, Ynew, k.y)
 	k.ProjectKernelTo(dst, &kt)
 }
 
@@ -431,7 +449,8 @@ func (k *KernelPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 //	K̃t = Kt − Kt 1 1ᵀ/n − 1 k̄ᵀ + (1ᵀK1/n²) 1 1ᵀ,   k̄ = K1/n,
 //
 // and projected onto the principal axes: X* = K̃t U Λ^{−1/2}. (Uncentred
-// with NoCentre.) Kt with other than n columns panics with mat.ErrShape.
+// if the fit was made with NoCentre.) Kt with other than n columns panics
+// with mat.ErrShape.
 func (k *KernelPCA) ProjectKernelTo(dst *mat.Dense, Kt mat.Matrix) {
 	k.mustFitted()
 	m, n := Kt.Dims()
@@ -439,7 +458,7 @@ func (k *KernelPCA) ProjectKernelTo(dst *mat.Dense, Kt mat.Matrix) {
 		panic(mat.ErrShape)
 	}
 	kc := mat.DenseCopyOf(Kt)
-	if !k.NoCentre {
+	if k.centred {
 		for i := 0; i < m; i++ {
 			row := kc.RawRowView(i)
 			r := 0.0

@@ -323,3 +323,55 @@ func TestKPCAUpperOp(t *testing.T) {
 		}
 	}
 }
+
+// A refit that fails must leave the model unfitted, not serving the old
+// fit (DESIGN error policy); the kernel and centring in force at the last
+// successful fit are the ones ProjectTo uses.
+func TestKernelPCAFailedRefitUnfits(t *testing.T) {
+	good := kpRandDense(10, 3, 18)
+	bad := kpRandDense(10, 3, 19)
+	bad.Set(2, 1, math.NaN())
+	cases := []struct {
+		name  string
+		refit func(kp *KernelPCA) error
+		want  error
+	}{
+		{"NaN in Y", func(kp *KernelPCA) error { return kp.Fit(bad) }, ErrNaN},
+		{"one point", func(kp *KernelPCA) error { return kp.Fit(kpRandDense(1, 3, 1)) }, ErrTooFewPoints},
+		{"FitGram one point", func(kp *KernelPCA) error { return kp.FitGram(mat.NewSymDense(1, []float64{1})) }, ErrTooFewPoints},
+		{"FitGram NaN", func(kp *KernelPCA) error {
+			K := mat.NewSymDense(3, []float64{1, 0, 0, 0, 1, math.NaN(), 0, math.NaN(), 1})
+			return kp.FitGram(K)
+		}, ErrNaN},
+	}
+	for _, c := range cases {
+		kp := KernelPCA{Kernel: RBF{LengthScale: 1}}
+		if err := kp.Fit(good); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.refit(&kp); !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		}
+		kpMustPanic(t, c.name+": LatentTo after failed refit", func() {
+			var X mat.Dense
+			kp.LatentTo(&X)
+		})
+		kpMustPanic(t, c.name+": ProjectTo after failed refit", func() {
+			var P mat.Dense
+			kp.ProjectTo(&P, good)
+		})
+	}
+
+	// Changing the fields after a fit does not change what ProjectTo does.
+	kp := KernelPCA{Kernel: RBF{LengthScale: 1}, Q: 3}
+	if err := kp.Fit(good); err != nil {
+		t.Fatal(err)
+	}
+	var X, P mat.Dense
+	kp.LatentTo(&X)
+	kp.Kernel, kp.NoCentre = Linear{}, true
+	kp.ProjectTo(&P, good)
+	if d := kpMaxAbsDiff(&X, &P); d > 1e-12 {
+		t.Errorf("ProjectTo after changing Kernel/NoCentre: max diff %.3g from the fit's latent positions", d)
+	}
+}
