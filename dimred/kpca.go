@@ -138,6 +138,8 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 				return fmt.Errorf("%w: kernel matrix K[%d,%d] = %v", ErrNaN, i, j, v)
 			}
 		}
+		// Every entry of the row is finite but their sum overflows.
+		return fmt.Errorf("%w: row %d of the kernel matrix sums to ±Inf (entries too large to centre)", ErrNaN, i)
 	}
 	colMean := make([]float64, n)
 	grand := 0.0

@@ -3,6 +3,7 @@ package dimred
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -373,5 +374,19 @@ func TestKernelPCAFailedRefitUnfits(t *testing.T) {
 	kp.ProjectTo(&P, good)
 	if d := kpMaxAbsDiff(&X, &P); d > 1e-12 {
 		t.Errorf("ProjectTo after changing Kernel/NoCentre: max diff %.3g from the fit's latent positions", d)
+	}
+}
+
+// Every entry finite, but a row sum overflows: an error naming the row,
+// not a silently uncentred fit.
+func TestKernelPCARowSumOverflow(t *testing.T) {
+	K := mat.NewSymDense(3, []float64{1e308, 1e308, 0, 1e308, 1e308, 0, 0, 0, 1})
+	var kp KernelPCA
+	err := kp.FitGram(K)
+	if !errors.Is(err, ErrNaN) {
+		t.Fatalf("err = %v, want ErrNaN", err)
+	}
+	if !strings.Contains(err.Error(), "row 0") {
+		t.Errorf("error %q does not name the row", err)
 	}
 }
