@@ -37,9 +37,11 @@ type PreImage struct {
 
 // Fit learns the map from the n×q latent positions X to the n×p data Y.
 // It returns an error wrapping ErrNaN for non-finite input, ErrTooFewPoints
-// for n < 2 and ErrSingular if L + λI cannot be factorised. Row counts that
-// differ panic with mat.ErrShape.
+// for n < 2 and ErrSingular if L + λI cannot be factorised; a Fit that
+// returns an error leaves the map unfitted (it never serves an earlier
+// fit). Row counts that differ panic with mat.ErrShape.
 func (m *PreImage) Fit(X, Y mat.Matrix) error {
+	m.x, m.mean, m.a, m.kern = nil, nil, nil, nil
 	n, _ := X.Dims()
 	ny, p := Y.Dims()
 	if n != ny {
@@ -57,7 +59,6 @@ func (m *PreImage) Fit(X, Y mat.Matrix) error {
 	if err := checkFinite(Y, "Y"); err != nil {
 		return err
 	}
-	m.a = nil
 	x := mat.DenseCopyOf(X)
 	kern := m.Kernel
 	if kern == nil {

@@ -73,4 +73,12 @@ func TestPreImageBadInput(t *testing.T) {
 		var R mat.Dense
 		pi.MapTo(&R, kpRandDense(2, 3, 1))
 	})
+	// A failed refit leaves the map unfitted rather than serving the old fit.
+	if err := pi.Fit(X, Y); !errors.Is(err, ErrNaN) {
+		t.Fatalf("refit with Inf in Y: err = %v, want ErrNaN", err)
+	}
+	kpMustPanic(t, "MapTo after failed refit", func() {
+		var R mat.Dense
+		pi.MapTo(&R, X)
+	})
 }
