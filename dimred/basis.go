@@ -45,6 +45,9 @@ func (b EQBasis) NumFeatures() int {
 // FeaturesTo stores Φ_ij = φ_j(y_i) in dst (n×M). Y must have as many
 // columns as the centres; otherwise it panics with mat.ErrShape.
 func (b EQBasis) FeaturesTo(dst *mat.Dense, Y mat.Matrix) {
+	if b.Centres == nil {
+		panic("dimred: EQBasis.Centres is nil")
+	}
 	if !(b.LengthScale > 0) || math.IsInf(b.LengthScale, 0) {
 		panic(fmt.Sprintf("dimred: EQBasis.LengthScale ℓ = %v must be positive and finite", b.LengthScale))
 	}
@@ -72,10 +75,14 @@ func (b EQBasis) FeaturesTo(dst *mat.Dense, Y mat.Matrix) {
 // in the limit.) Together with weights of prior variance γ = αΔμ,
 // FeatureKernel{Map: basis, Variance: α·Δμ} is a Riemann sum for the
 // finite-interval kernel IntervalEQKernel, and tends to the EQ kernel as
-// a → −∞, b → ∞ (book §4.2.1). M must be at least 2 and a < b.
+// a → −∞, b → ∞ (book §4.2.1). M must be at least 2, a < b finite and
+// ℓ > 0 finite; otherwise it panics.
 func UniformEQBasis(a, b float64, M int, ell float64) (basis EQBasis, deltaMu float64) {
-	if M < 2 || !(a < b) {
-		panic(fmt.Sprintf("dimred: UniformEQBasis needs M ≥ 2 and a < b; have M = %d, [%v, %v]", M, a, b))
+	if M < 2 || !(a < b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
+		panic(fmt.Sprintf("dimred: UniformEQBasis needs M ≥ 2 and finite a < b; have M = %d, [%v, %v]", M, a, b))
+	}
+	if !(ell > 0) || math.IsInf(ell, 0) {
+		panic(fmt.Sprintf("dimred: UniformEQBasis width ℓ = %v must be positive and finite", ell))
 	}
 	deltaMu = (b - a) / float64(M-1)
 	c := mat.NewDense(M, 1, nil)
@@ -95,15 +102,15 @@ func UniformEQBasis(a, b float64, M int, ell float64) (basis EQBasis, deltaMu fl
 // ⟨(f_i − f_j)²⟩ = γ‖φ_i − φ_j‖² (book §4.1, L2067–L2089).
 type FeatureKernel struct {
 	Map      FeatureMap
-	Variance float64 // γ, prior variance of each weight; 0 means 1
+	Variance float64 // γ, prior variance of each weight; 0 means 1; negative, NaN or Inf panics
 }
 
 func (k FeatureKernel) gamma() float64 {
 	if k.Variance == 0 {
 		return 1
 	}
-	if k.Variance < 0 {
-		panic(fmt.Sprintf("dimred: FeatureKernel.Variance γ = %v must be positive", k.Variance))
+	if !(k.Variance > 0) || math.IsInf(k.Variance, 0) {
+		panic(fmt.Sprintf("dimred: FeatureKernel.Variance γ = %v must be positive and finite", k.Variance))
 	}
 	return k.Variance
 }
@@ -145,9 +152,13 @@ func (k FeatureKernel) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 // As a → −∞ and b → ∞ the bracket tends to 1 and k becomes the EQ kernel
 // α/√(2πℓ²) exp(−(y−y')²/(2ℓ²)) (L2155): RBF{Variance: α/√(2πℓ²),
 // LengthScale: ℓ}. Use a = math.Inf(-1), b = math.Inf(1) for the limit.
+// It panics unless ℓ > 0 is finite and a ≤ b.
 func IntervalEQKernel(y, y2, a, b, ell, alpha float64) float64 {
-	if !(ell > 0) {
-		panic(fmt.Sprintf("dimred: IntervalEQKernel width ℓ = %v must be positive", ell))
+	if !(ell > 0) || math.IsInf(ell, 0) {
+		panic(fmt.Sprintf("dimred: IntervalEQKernel width ℓ = %v must be positive and finite", ell))
+	}
+	if !(a <= b) {
+		panic(fmt.Sprintf("dimred: IntervalEQKernel interval [%v, %v] needs a ≤ b", a, b))
 	}
 	m := (y + y2) / 2
 	s := math.Sqrt(2 / (ell * ell))

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -194,6 +195,23 @@ func TestKernelBadInput(t *testing.T) {
 		var F mat.Dense
 		EQBasis{Centres: mat.NewDense(1, 3, nil), LengthScale: 1}.FeaturesTo(&F, kpRandDense(3, 2, 1))
 	})
+	kpMustPanic(t, "EQBasis nil centres", func() {
+		var F mat.Dense
+		EQBasis{LengthScale: 1}.FeaturesTo(&F, kpRandDense(3, 2, 1))
+	})
+	book := EQBasis{Centres: mat.NewDense(3, 1, []float64{-1, 0, 1}), LengthScale: 1}
+	for _, g := range []float64{-1, math.NaN(), math.Inf(1)} {
+		kpMustPanic(t, fmt.Sprintf("FeatureKernel γ = %v", g), func() {
+			FeatureKernel{Map: book, Variance: g}.Eval([]float64{0}, []float64{1})
+		})
+	}
+	kpMustPanic(t, "UniformEQBasis M = 1", func() { UniformEQBasis(-1, 1, 1, 1) })
+	kpMustPanic(t, "UniformEQBasis a > b", func() { UniformEQBasis(1, -1, 5, 1) })
+	kpMustPanic(t, "UniformEQBasis infinite a", func() { UniformEQBasis(math.Inf(-1), 1, 5, 1) })
+	kpMustPanic(t, "UniformEQBasis ℓ = 0", func() { UniformEQBasis(-1, 1, 5, 0) })
+	kpMustPanic(t, "IntervalEQKernel ℓ = 0", func() { IntervalEQKernel(0, 1, -1, 1, 0, 1) })
+	kpMustPanic(t, "IntervalEQKernel ℓ = Inf", func() { IntervalEQKernel(0, 1, -1, 1, math.Inf(1), 1) })
+	kpMustPanic(t, "IntervalEQKernel a > b", func() { IntervalEQKernel(0, 1, 1, -1, 1, 1) })
 }
 
 type kpPanicKernel struct{}
