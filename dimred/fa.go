@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -43,7 +44,8 @@ type FactorAnalysis struct {
 // Fit fits the model by EM. Errors: ErrNaN for non-finite entries,
 // ErrTooFewPoints when n ≤ q, ErrNotConverged when MaxIter is reached (the
 // model is still usable). Panics unless 1 ≤ Q < p.
-func (m *FactorAnalysis) Fit(Y mat.Matrix) error {
+func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
+	defer m.discardOnError(&err)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 1 || q >= p {
@@ -262,6 +264,15 @@ func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 
 func (m *FactorAnalysis) mustFit() {
 	if m.w == nil {
-		panic("dimred: FactorAnalysis used before Fit")
+		panic("dimred: FactorAnalysis used before a successful Fit")
+	}
+}
+
+// discardOnError marks the model unfitted when a (re)fit fails with anything
+// but ErrNotConverged (whose result is still usable), so that a failed refit
+// never silently serves the previous fit: later use panics as before Fit.
+func (m *FactorAnalysis) discardOnError(err *error) {
+	if *err != nil && !errors.Is(*err, ErrNotConverged) {
+		m.w = nil
 	}
 }

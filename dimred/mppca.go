@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -41,7 +42,8 @@ type MixturePPCA struct {
 // Fit fits the mixture by EM. Errors: ErrNaN, ErrTooFewPoints (n < M(q+1)),
 // ErrSingular when a component collapses onto fewer than q+1 points,
 // ErrNotConverged at MaxIter. Panics unless M ≥ 1 and 1 ≤ Q < p.
-func (m *MixturePPCA) Fit(Y mat.Matrix) error {
+func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
+	defer m.discardOnError(&err)
 	n, p := Y.Dims()
 	K, q := m.M, m.Q
 	if K < 1 {
@@ -436,6 +438,15 @@ func (m *MixturePPCA) checkComp(k int) {
 
 func (m *MixturePPCA) mustFit() {
 	if m.w == nil {
-		panic("dimred: MixturePPCA used before Fit")
+		panic("dimred: MixturePPCA used before a successful Fit")
+	}
+}
+
+// discardOnError marks the model unfitted when a (re)fit fails with anything
+// but ErrNotConverged (whose result is still usable), so that a failed refit
+// never silently serves the previous fit: later use panics as before Fit.
+func (m *MixturePPCA) discardOnError(err *error) {
+	if *err != nil && !errors.Is(*err, ErrNotConverged) {
+		m.w = nil
 	}
 }

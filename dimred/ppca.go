@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -70,7 +71,8 @@ type PPCA struct {
 // wrapping ErrNaN for a NaN or Inf entry (use FitMissing for missing values),
 // ErrTooFewPoints when n ≤ q, and, for EM, ErrNotConverged when MaxIter is
 // reached first (the model is still usable). It panics unless 1 ≤ Q < p.
-func (m *PPCA) Fit(Y mat.Matrix) error {
+func (m *PPCA) Fit(Y mat.Matrix) (err error) {
+	defer m.discardOnError(&err)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 1 || q >= p {
@@ -477,7 +479,7 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 
 func (m *PPCA) mustFit() {
 	if m.w == nil {
-		panic("dimred: PPCA used before Fit")
+		panic("dimred: PPCA used before a successful Fit")
 	}
 }
 
@@ -534,5 +536,14 @@ func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
 		for j := range row {
 			row[j] += m.mu[j] + s*rnd.NormFloat64()
 		}
+	}
+}
+
+// discardOnError marks the model unfitted when a (re)fit fails with anything
+// but ErrNotConverged (whose result is still usable), so that a failed refit
+// never silently serves the previous fit: later use panics as before Fit.
+func (m *PPCA) discardOnError(err *error) {
+	if *err != nil && !errors.Is(*err, ErrNotConverged) {
+		m.w = nil
 	}
 }
