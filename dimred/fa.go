@@ -205,14 +205,14 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 // LatentTo stores the posterior means ⟨X⟩ = Ŷ Ψ⁻¹ W G (n×q) in dst.
 func (m *FactorAnalysis) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.Q)
+	reuseAs(dst, m.n, m.fq())
 	dst.Copy(m.x)
 }
 
 // LoadingsTo stores W (p×q) in dst.
 func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.p, m.Q)
+	reuseAs(dst, m.p, m.fq())
 	dst.Copy(m.w)
 }
 
@@ -250,17 +250,20 @@ func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if err := checkFinite(Ynew, "Ynew"); err != nil {
 		panic("dimred: FactorAnalysis.ProjectTo: " + err.Error())
 	}
-	bt := mat.NewDense(m.p, m.Q, nil)
+	bt := mat.NewDense(m.p, m.fq(), nil)
 	for j := 0; j < m.p; j++ {
-		for a := 0; a < m.Q; a++ {
+		for a := 0; a < m.fq(); a++ {
 			bt.Set(j, a, m.w.At(j, a)/m.psi[j])
 		}
 	}
 	var b2 mat.Dense
 	b2.Mul(bt, m.g)
-	reuseAs(dst, r, m.Q)
+	reuseAs(dst, r, m.fq())
 	centredMul(dst, asDense(Ynew), m.mu, &b2)
 }
+
+// fq is the latent dimension of the fit (Q may have been changed since).
+func (m *FactorAnalysis) fq() int { _, q := m.w.Dims(); return q }
 
 func (m *FactorAnalysis) mustFit() {
 	if m.w == nil {

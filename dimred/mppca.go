@@ -58,7 +58,9 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	if err := finiteCheck(Y, "Y"); err != nil {
 		return err
 	}
-	yd := asDense(Y)
+	// A private copy: LatentTo and ComponentLatentTo read the training data
+	// after Fit, and the caller may reuse Y.
+	yd := mat.DenseCopyOf(Y)
 	src := m.Src
 	if src == nil {
 		src = rand.NewPCG(1, 2)
@@ -348,10 +350,10 @@ func (m *MixturePPCA) eStep() (float64, error) {
 // spaces; use ComponentLatentTo for one component's view of all points.
 func (m *MixturePPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.Q)
+	reuseAs(dst, m.n, m.fq())
 	lab := m.Labels()
 	var xk mat.Dense
-	for k := 0; k < m.M; k++ {
+	for k := 0; k < len(m.w); k++ {
 		xk.Reset()
 		m.ComponentLatentTo(&xk, k)
 		for i, l := range lab {
@@ -373,7 +375,7 @@ func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 	}
 	var wm mat.Dense
 	wm.Mul(m.w[k], minv)
-	reuseAs(dst, m.n, m.Q)
+	reuseAs(dst, m.n, m.fq())
 	centredMul(dst, m.y, m.mu[k], &wm)
 }
 
@@ -381,7 +383,7 @@ func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 // (n×M) in dst.
 func (m *MixturePPCA) ResponsibilitiesTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.M)
+	reuseAs(dst, m.n, len(m.w))
 	dst.Copy(m.r)
 }
 
@@ -404,7 +406,7 @@ func (m *MixturePPCA) Labels() []int {
 func (m *MixturePPCA) ComponentLoadingsTo(dst *mat.Dense, k int) {
 	m.mustFit()
 	m.checkComp(k)
-	reuseAs(dst, m.p, m.Q)
+	reuseAs(dst, m.p, m.fq())
 	dst.Copy(m.w[k])
 }
 
@@ -431,10 +433,13 @@ func (m *MixturePPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
 func (m *MixturePPCA) Iterations() int { return m.iters }
 
 func (m *MixturePPCA) checkComp(k int) {
-	if k < 0 || k >= m.M {
-		panic(fmt.Sprintf("dimred: MixturePPCA component %d outside [0, %d)", k, m.M))
+	if k < 0 || k >= len(m.w) {
+		panic(fmt.Sprintf("dimred: MixturePPCA component %d outside [0, %d)", k, len(m.w)))
 	}
 }
+
+// fq is the latent dimension of the fit (Q may have been changed since).
+func (m *MixturePPCA) fq() int { _, q := m.w[0].Dims(); return q }
 
 func (m *MixturePPCA) mustFit() {
 	if m.w == nil {

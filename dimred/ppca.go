@@ -344,14 +344,14 @@ func ppcaEMStep(w *mat.Dense, s2 float64, sw *mat.Dense, trS float64) (*mat.Dens
 // LatentTo stores the posterior means ⟨X⟩ (n×q) of the latent points in dst.
 func (m *PPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.Q)
+	reuseAs(dst, m.n, m.fq())
 	dst.Copy(m.x)
 }
 
 // LoadingsTo stores W (p×q) in dst.
 func (m *PPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.p, m.Q)
+	reuseAs(dst, m.p, m.fq())
 	dst.Copy(m.w)
 }
 
@@ -378,8 +378,8 @@ func (m *PPCA) PosteriorCovTo(dst *mat.SymDense, i int) {
 		panic(fmt.Sprintf("dimred: PPCA point %d outside [0, %d)", i, m.n))
 	}
 	if dst.IsEmpty() {
-		dst.ReuseAsSym(m.Q)
-	} else if dst.SymmetricDim() != m.Q {
+		dst.ReuseAsSym(m.fq())
+	} else if dst.SymmetricDim() != m.fq() {
 		panic(mat.ErrShape)
 	}
 	if m.sxi != nil {
@@ -431,14 +431,14 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if err != nil {
 		panic(err) // M is positive definite for a fitted model
 	}
-	reuseAs(dst, r, m.Q)
+	reuseAs(dst, r, m.fq())
 	if len(missing) == 0 {
 		var wm mat.Dense
 		wm.Mul(m.w, minv)
 		centredMul(dst, yd, m.mu, &wm)
 		return
 	}
-	q := m.Q
+	q := m.fq()
 	mi, inv, work, wr := make([]float64, q*q), make([]float64, q*q), make([]float64, q*q), make([]float64, q)
 	for i := 0; i < r; i++ {
 		for t := range mi {
@@ -476,6 +476,9 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		}
 	}
 }
+
+// fq is the latent dimension of the fit (Q may have been changed since).
+func (m *PPCA) fq() int { _, q := m.w.Dims(); return q }
 
 func (m *PPCA) mustFit() {
 	if m.w == nil {
@@ -523,7 +526,7 @@ func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
 		src = rand.NewPCG(1, 2)
 	}
 	rnd := rand.New(src)
-	q, p := m.Q, m.p
+	q, p := m.fq(), m.p
 	reuseAs(dst, n, p)
 	x := mat.NewDense(n, q, nil)
 	for i := range x.RawMatrix().Data {

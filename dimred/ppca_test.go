@@ -502,3 +502,36 @@ func TestChapter2FailedRefitDiscardsFit(t *testing.T) {
 		mustPanic(t, c.name+" after failed refit", c.use)
 	}
 }
+
+// TestChapter2HyperparametersChangedAfterFit: changing Q (or M) after Fit
+// must not change the shape of what the fitted model reports, and a mixture
+// must not read the caller's Y after Fit.
+func TestChapter2HyperparametersChangedAfterFit(t *testing.T) {
+	y := lowRank(40, 5, 2, 0.1, 8)
+	pp := PPCA{Q: 2}
+	fa := FactorAnalysis{Q: 2}
+	mix := MixturePPCA{M: 2, Q: 2}
+	ycopy := mat.DenseCopyOf(y)
+	for _, f := range []func(mat.Matrix) error{pp.Fit, fa.Fit, mix.Fit} {
+		if err := f(ycopy); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before mat.Dense
+	mix.LatentTo(&before)
+	ycopy.Zero()
+	pp.Q, fa.Q, mix.Q, mix.M = 3, 3, 3, 3
+	for name, f := range map[string]func(*mat.Dense){"PPCA": pp.LatentTo, "FactorAnalysis": fa.LatentTo, "MixturePPCA": mix.LatentTo} {
+		var x mat.Dense
+		f(&x)
+		if r, c := x.Dims(); r != 40 || c != 2 {
+			t.Errorf("%s: LatentTo after changing Q is %d×%d, want 40×2", name, r, c)
+		}
+	}
+	var after mat.Dense
+	mix.LatentTo(&after)
+	if !mat.Equal(&before, &after) {
+		t.Error("MixturePPCA.LatentTo changed when the caller overwrote Y after Fit")
+	}
+	mustPanic(t, "component 2 of a 2-component fit", func() { mix.ComponentLoadingsTo(&mat.Dense{}, 2) })
+}
