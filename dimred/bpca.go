@@ -55,7 +55,7 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 0 || q >= p {
-		panic(fmt.Sprintf("dimred: BayesianPCA Q = %d outside [1, p−1 = %d]", q, p-1))
+		panic(fmt.Sprintf("dimred: BayesianPCA Q = %d outside [0, p−1 = %d] (0 means the default)", q, p-1))
 	}
 	if n < 2 {
 		return fmt.Errorf("%w: BayesianPCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
