@@ -50,6 +50,9 @@ type BayesianPCA struct {
 
 // Fit fits the model. Errors: ErrNaN, ErrTooFewPoints (n ≤ Q or n < 2),
 // ErrNotConverged. Panics unless 0 ≤ Q < p.
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
 func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	defer m.discardOnError(&err)
 	n, p := Y.Dims()

@@ -44,6 +44,9 @@ type FactorAnalysis struct {
 // Fit fits the model by EM. Errors: ErrNaN for non-finite entries,
 // ErrTooFewPoints when n ≤ q, ErrNotConverged when MaxIter is reached (the
 // model is still usable). Panics unless 1 ≤ Q < p.
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
 func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 	defer m.discardOnError(&err)
 	n, p := Y.Dims()

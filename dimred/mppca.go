@@ -42,6 +42,9 @@ type MixturePPCA struct {
 // Fit fits the mixture by EM. Errors: ErrNaN, ErrTooFewPoints (n < M(q+1)),
 // ErrSingular when a component collapses onto fewer than q+1 points,
 // ErrNotConverged at MaxIter. Panics unless M ≥ 1 and 1 ≤ Q < p.
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
 func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	defer m.discardOnError(&err)
 	n, p := Y.Dims()

@@ -75,6 +75,9 @@ type PCA struct {
 // estimate) when the subspace has not settled after MaxIter iterations.
 // It panics unless
 // 1 ≤ Q ≤ min(n, p).
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
 func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	defer m.discardOnError(&err)
 	n, p := Y.Dims()

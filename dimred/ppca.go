@@ -71,6 +71,9 @@ type PPCA struct {
 // wrapping ErrNaN for a NaN or Inf entry (use FitMissing for missing values),
 // ErrTooFewPoints when n ≤ q, and, for EM, ErrNotConverged when MaxIter is
 // reached first (the model is still usable). It panics unless 1 ≤ Q < p.
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
 func (m *PPCA) Fit(Y mat.Matrix) (err error) {
 	defer m.discardOnError(&err)
 	n, p := Y.Dims()

@@ -28,6 +28,9 @@ import (
 // Inf is still an error (ErrNaN); a feature observed in no point is an
 // error wrapping ErrTooFewPoints. MaxIter, Tol and Monitor apply as for
 // PPCAEM; LogLikelihood is then the log-likelihood of the observed entries.
+//
+// A FitMissing that returns any error other than ErrNotConverged leaves the
+// model unfitted, discarding an earlier fit: later use panics.
 func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
 	defer m.discardOnError(&err)
 	n, p := Y.Dims()
