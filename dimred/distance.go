@@ -1,8 +1,6 @@
 package dimred
 
 import (
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -40,8 +38,9 @@ func SquaredDistances(dst *mat.Dense, A, B mat.Matrix) {
 
 // PairwiseSquaredDistances stores in dst the n×n symmetric matrix of
 // squared Euclidean distances between the rows of Y (n×p), with an exactly
-// zero diagonal. The Gram matrix Y Yᵀ comes from one BLAS symmetric rank-k
-// update (dsyrk), half the work of a general product. An empty dst is
+// zero diagonal. Only the upper triangle of the Gram matrix Y Yᵀ is formed,
+// half the work of a general product, in tiles filled in parallel by BLAS
+// (dsyrk on the diagonal, dgemm off it). An empty dst is
 // resized; a dst of the wrong size panics with mat.ErrShape.
 func PairwiseSquaredDistances(dst *mat.SymDense, Y mat.Matrix) {
 	n, p := Y.Dims()
@@ -50,11 +49,12 @@ func PairwiseSquaredDistances(dst *mat.SymDense, Y mat.Matrix) {
 	} else if dst.SymmetricDim() != n {
 		panic(mat.ErrShape)
 	}
-	yd := mat.DenseCopyOf(Y)
-	yr := yd.RawMatrix()
+	if p == 0 {
+		dst.Zero()
+		return
+	}
+	kernelGramUpper(dst, Y)
 	g := dst.RawSymmetric()
-	g.Uplo = blas.Upper
-	blas64.Syrk(blas.NoTrans, 1, blas64.General{Rows: n, Cols: p, Stride: yr.Stride, Data: yr.Data}, 0, g)
 	sq := make([]float64, n)
 	for i := 0; i < n; i++ {
 		sq[i] = g.Data[i*g.Stride+i]

@@ -407,15 +407,42 @@ func kernelParallel(n, work int, f func(lo, hi int)) {
 		return
 	}
 	var wg sync.WaitGroup
+	var pv kernelPanic
 	for t := 0; t < w; t++ {
 		lo, hi := t*n/w, (t+1)*n/w
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer pv.catch()
 			f(lo, hi)
 		}()
 	}
 	wg.Wait()
+	pv.rethrow()
+}
+
+// kernelPanic carries a panic from a worker goroutine (a user kernel's
+// Eval, say) back to the calling goroutine, where it can be recovered.
+type kernelPanic struct {
+	mu  sync.Mutex
+	val any
+	set bool
+}
+
+func (p *kernelPanic) catch() {
+	if r := recover(); r != nil {
+		p.mu.Lock()
+		if !p.set {
+			p.val, p.set = r, true
+		}
+		p.mu.Unlock()
+	}
+}
+
+func (p *kernelPanic) rethrow() {
+	if p.set {
+		panic(p.val)
+	}
 }
 
 // kernelParallelTri runs f(i) for every row i of an upper triangle of size
@@ -430,10 +457,13 @@ func kernelParallelTri(n int, f func(i int)) {
 		return
 	}
 	var wg sync.WaitGroup
+	var pv kernelPanic
+	defer pv.rethrow()
 	for t := 0; t < w; t++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer pv.catch()
 			// Rows t, 2w−1−t, 2w+t, 4w−1−t, …: each pair of rows sums to
 			// about the same length, balancing the triangle.
 			for base := 0; base < n; base += 2 * w {

@@ -195,3 +195,21 @@ func TestKernelBadInput(t *testing.T) {
 		EQBasis{Centres: mat.NewDense(1, 3, nil), LengthScale: 1}.FeaturesTo(&F, kpRandDense(3, 2, 1))
 	})
 }
+
+type kpPanicKernel struct{}
+
+func (kpPanicKernel) Eval(x, y []float64) float64 { panic("kernel says no") }
+
+// A panic in a user kernel evaluated on worker goroutines reaches the
+// caller, where it can be recovered.
+func TestKernelPanicPropagates(t *testing.T) {
+	Y := kpRandDense(500, 2, 1)
+	kpMustPanic(t, "GramTo", func() {
+		var K mat.SymDense
+		GramTo(&K, kpPanicKernel{}, Y)
+	})
+	kpMustPanic(t, "KernelMatrixTo", func() {
+		var K mat.Dense
+		KernelMatrixTo(&K, kpPanicKernel{}, Y, Y)
+	})
+}

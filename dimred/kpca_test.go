@@ -190,26 +190,37 @@ func TestKernelPCAProjectTraining(t *testing.T) {
 	}
 }
 
-// The iterative eigensolver path agrees with the dense one.
+// The iterative path (implicitly centred triangle operator) agrees with the
+// dense one, centred and uncentred, including the trace.
 func TestKernelPCAIterativePath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("n = 700 eigenproblems")
 	}
 	Y := kpRandDense(700, 3, 15)
 	k := RBF{LengthScale: 1}
-	a := KernelPCA{Kernel: k, Q: 3, Eigen: &EigenSettings{Method: EigenLanczos}}
-	b := KernelPCA{Kernel: k, Q: 3, Eigen: &EigenSettings{Method: EigenDense}}
-	if err := a.Fit(Y); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Fit(Y); err != nil {
-		t.Fatal(err)
-	}
-	var Xa, Xb mat.Dense
-	a.LatentTo(&Xa)
-	b.LatentTo(&Xb)
-	if d := kpAlignedMaxDiff(&Xa, &Xb); d > 1e-7 {
-		t.Errorf("operator and dense paths differ by %v", d)
+	for _, noCentre := range []bool{false, true} {
+		a := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre, Eigen: &EigenSettings{Method: EigenLanczos}}
+		b := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre, Eigen: &EigenSettings{Method: EigenDense}}
+		if err := a.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		var Xa, Xb mat.Dense
+		a.LatentTo(&Xa)
+		b.LatentTo(&Xb)
+		if d := kpAlignedMaxDiff(&Xa, &Xb); d > 1e-7 {
+			t.Errorf("NoCentre=%v: iterative and dense paths differ by %v", noCentre, d)
+		}
+		if math.Abs(a.Trace()-b.Trace()) > 1e-9*b.Trace() {
+			t.Errorf("NoCentre=%v: trace %v vs %v", noCentre, a.Trace(), b.Trace())
+		}
+		var Pa mat.Dense
+		a.ProjectTo(&Pa, Y)
+		if d := kpMaxAbsDiff(&Pa, &Xa); d > 1e-8 {
+			t.Errorf("NoCentre=%v: iterative ProjectTo(training) off by %v", noCentre, d)
+		}
 	}
 }
 
@@ -280,4 +291,35 @@ func TestKernelPCABadInput(t *testing.T) {
 		var P mat.Dense
 		kp3.ProjectKernelTo(&P, mat.NewDense(2, 9, nil))
 	})
+}
+
+// The one-pass triangle product equals the dense product, for one vector
+// and for blocks, on one core and on several.
+func TestKPCAUpperOp(t *testing.T) {
+	for _, n := range []int{7, 300} {
+		A := kpRandDense(n, n, 21)
+		S := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				S.SetSym(i, j, A.At(i, j))
+			}
+		}
+		raw := S.RawSymmetric()
+		op := &kpcaUpperOp{a: raw.Data, n: n, stride: raw.Stride}
+		for _, b := range []int{1, 3} {
+			X := kpRandDense(b, n, 22)
+			dst := make([]float64, b*n)
+			if b == 1 {
+				op.MulVecTo(dst, X.RawRowView(0))
+			} else {
+				op.mulBlockTo(dst, X.RawMatrix().Data, b)
+			}
+			var want mat.Dense
+			want.Mul(X, S) // rows: xᵀS = (S x)ᵀ
+			got := mat.NewDense(b, n, dst)
+			if d := kpMaxAbsDiff(got, &want); d > 1e-12 {
+				t.Errorf("n=%d b=%d: max diff %v", n, b, d)
+			}
+		}
+	}
 }
