@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -49,11 +50,15 @@ type BayesianPCA struct {
 
 // Fit fits the model. Errors: ErrNaN, ErrTooFewPoints (n ≤ Q or n < 2),
 // ErrNotConverged. Panics unless 0 ≤ Q < p.
-func (m *BayesianPCA) Fit(Y mat.Matrix) error {
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
+func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
+	defer m.discardOnError(&err)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 0 || q >= p {
-		panic(fmt.Sprintf("dimred: BayesianPCA Q = %d outside [1, p−1 = %d]", q, p-1))
+		panic(fmt.Sprintf("dimred: BayesianPCA Q = %d outside [0, p−1 = %d] (0 means the default)", q, p-1))
 	}
 	if n < 2 {
 		return fmt.Errorf("%w: BayesianPCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
@@ -306,6 +311,15 @@ func (m *BayesianPCA) Iterations() int { return m.iters }
 
 func (m *BayesianPCA) mustFit() {
 	if m.w == nil {
-		panic("dimred: BayesianPCA used before Fit")
+		panic("dimred: BayesianPCA used before a successful Fit")
+	}
+}
+
+// discardOnError marks the model unfitted when a (re)fit fails with anything
+// but ErrNotConverged (whose result is still usable), so that a failed refit
+// never silently serves the previous fit: later use panics as before Fit.
+func (m *BayesianPCA) discardOnError(err *error) {
+	if *err != nil && !errors.Is(*err, ErrNotConverged) {
+		m.w = nil
 	}
 }

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -43,7 +44,11 @@ type FactorAnalysis struct {
 // Fit fits the model by EM. Errors: ErrNaN for non-finite entries,
 // ErrTooFewPoints when n ≤ q, ErrNotConverged when MaxIter is reached (the
 // model is still usable). Panics unless 1 ≤ Q < p.
-func (m *FactorAnalysis) Fit(Y mat.Matrix) error {
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
+func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
+	defer m.discardOnError(&err)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 1 || q >= p {
@@ -203,14 +208,14 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) error {
 // LatentTo stores the posterior means ⟨X⟩ = Ŷ Ψ⁻¹ W G (n×q) in dst.
 func (m *FactorAnalysis) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.Q)
+	reuseAs(dst, m.n, m.fq())
 	dst.Copy(m.x)
 }
 
 // LoadingsTo stores W (p×q) in dst.
 func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.p, m.Q)
+	reuseAs(dst, m.p, m.fq())
 	dst.Copy(m.w)
 }
 
@@ -248,20 +253,32 @@ func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if err := checkFinite(Ynew, "Ynew"); err != nil {
 		panic("dimred: FactorAnalysis.ProjectTo: " + err.Error())
 	}
-	bt := mat.NewDense(m.p, m.Q, nil)
+	bt := mat.NewDense(m.p, m.fq(), nil)
 	for j := 0; j < m.p; j++ {
-		for a := 0; a < m.Q; a++ {
+		for a := 0; a < m.fq(); a++ {
 			bt.Set(j, a, m.w.At(j, a)/m.psi[j])
 		}
 	}
 	var b2 mat.Dense
 	b2.Mul(bt, m.g)
-	reuseAs(dst, r, m.Q)
+	reuseAs(dst, r, m.fq())
 	centredMul(dst, asDense(Ynew), m.mu, &b2)
 }
 
+// fq is the latent dimension of the fit (Q may have been changed since).
+func (m *FactorAnalysis) fq() int { _, q := m.w.Dims(); return q }
+
 func (m *FactorAnalysis) mustFit() {
 	if m.w == nil {
-		panic("dimred: FactorAnalysis used before Fit")
+		panic("dimred: FactorAnalysis used before a successful Fit")
+	}
+}
+
+// discardOnError marks the model unfitted when a (re)fit fails with anything
+// but ErrNotConverged (whose result is still usable), so that a failed refit
+// never silently serves the previous fit: later use panics as before Fit.
+func (m *FactorAnalysis) discardOnError(err *error) {
+	if *err != nil && !errors.Is(*err, ErrNotConverged) {
+		m.w = nil
 	}
 }

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -41,7 +42,11 @@ type MixturePPCA struct {
 // Fit fits the mixture by EM. Errors: ErrNaN, ErrTooFewPoints (n < M(q+1)),
 // ErrSingular when a component collapses onto fewer than q+1 points,
 // ErrNotConverged at MaxIter. Panics unless M ≥ 1 and 1 ≤ Q < p.
-func (m *MixturePPCA) Fit(Y mat.Matrix) error {
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
+func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
+	defer m.discardOnError(&err)
 	n, p := Y.Dims()
 	K, q := m.M, m.Q
 	if K < 1 {
@@ -56,7 +61,9 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) error {
 	if err := finiteCheck(Y, "Y"); err != nil {
 		return err
 	}
-	yd := asDense(Y)
+	// A private copy: LatentTo and ComponentLatentTo read the training data
+	// after Fit, and the caller may reuse Y.
+	yd := mat.DenseCopyOf(Y)
 	src := m.Src
 	if src == nil {
 		src = rand.NewPCG(1, 2)
@@ -346,10 +353,10 @@ func (m *MixturePPCA) eStep() (float64, error) {
 // spaces; use ComponentLatentTo for one component's view of all points.
 func (m *MixturePPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.Q)
+	reuseAs(dst, m.n, m.fq())
 	lab := m.Labels()
 	var xk mat.Dense
-	for k := 0; k < m.M; k++ {
+	for k := 0; k < len(m.w); k++ {
 		xk.Reset()
 		m.ComponentLatentTo(&xk, k)
 		for i, l := range lab {
@@ -371,7 +378,7 @@ func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 	}
 	var wm mat.Dense
 	wm.Mul(m.w[k], minv)
-	reuseAs(dst, m.n, m.Q)
+	reuseAs(dst, m.n, m.fq())
 	centredMul(dst, m.y, m.mu[k], &wm)
 }
 
@@ -379,7 +386,7 @@ func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 // (n×M) in dst.
 func (m *MixturePPCA) ResponsibilitiesTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.M)
+	reuseAs(dst, m.n, len(m.w))
 	dst.Copy(m.r)
 }
 
@@ -402,7 +409,7 @@ func (m *MixturePPCA) Labels() []int {
 func (m *MixturePPCA) ComponentLoadingsTo(dst *mat.Dense, k int) {
 	m.mustFit()
 	m.checkComp(k)
-	reuseAs(dst, m.p, m.Q)
+	reuseAs(dst, m.p, m.fq())
 	dst.Copy(m.w[k])
 }
 
@@ -429,13 +436,25 @@ func (m *MixturePPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
 func (m *MixturePPCA) Iterations() int { return m.iters }
 
 func (m *MixturePPCA) checkComp(k int) {
-	if k < 0 || k >= m.M {
-		panic(fmt.Sprintf("dimred: MixturePPCA component %d outside [0, %d)", k, m.M))
+	if k < 0 || k >= len(m.w) {
+		panic(fmt.Sprintf("dimred: MixturePPCA component %d outside [0, %d)", k, len(m.w)))
 	}
 }
 
+// fq is the latent dimension of the fit (Q may have been changed since).
+func (m *MixturePPCA) fq() int { _, q := m.w[0].Dims(); return q }
+
 func (m *MixturePPCA) mustFit() {
 	if m.w == nil {
-		panic("dimred: MixturePPCA used before Fit")
+		panic("dimred: MixturePPCA used before a successful Fit")
+	}
+}
+
+// discardOnError marks the model unfitted when a (re)fit fails with anything
+// but ErrNotConverged (whose result is still usable), so that a failed refit
+// never silently serves the previous fit: later use panics as before Fit.
+func (m *MixturePPCA) discardOnError(err *error) {
+	if *err != nil && !errors.Is(*err, ErrNotConverged) {
+		m.w = nil
 	}
 }

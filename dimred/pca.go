@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -74,7 +75,11 @@ type PCA struct {
 // estimate) when the subspace has not settled after MaxIter iterations.
 // It panics unless
 // 1 ≤ Q ≤ min(n, p).
-func (m *PCA) Fit(Y mat.Matrix) error {
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
+func (m *PCA) Fit(Y mat.Matrix) (err error) {
+	defer m.discardOnError(&err)
 	n, p := Y.Dims()
 	if m.Q < 1 || m.Q > min(n, p) {
 		panic(fmt.Sprintf("dimred: PCA Q = %d outside [1, min(n, p) = %d]", m.Q, min(n, p)))
@@ -103,7 +108,6 @@ func (m *PCA) Fit(Y mat.Matrix) error {
 	var (
 		vals         []float64
 		u            *mat.Dense
-		err          error
 		notConverged error
 	)
 	m.iters = 0
@@ -435,7 +439,7 @@ func (m *PCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 
 func (m *PCA) mustFit() {
 	if m.u == nil {
-		panic("dimred: PCA used before Fit")
+		panic("dimred: PCA used before a successful Fit")
 	}
 }
 
@@ -470,4 +474,13 @@ func denseColMeans(y *mat.Dense) []float64 {
 		mu[j] /= float64(n)
 	}
 	return mu
+}
+
+// discardOnError marks the model unfitted when a (re)fit fails with anything
+// but ErrNotConverged (whose result is still usable), so that a failed refit
+// never silently serves the previous fit: later use panics as before Fit.
+func (m *PCA) discardOnError(err *error) {
+	if *err != nil && !errors.Is(*err, ErrNotConverged) {
+		m.u = nil
+	}
 }

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -70,7 +71,11 @@ type PPCA struct {
 // wrapping ErrNaN for a NaN or Inf entry (use FitMissing for missing values),
 // ErrTooFewPoints when n ≤ q, and, for EM, ErrNotConverged when MaxIter is
 // reached first (the model is still usable). It panics unless 1 ≤ Q < p.
-func (m *PPCA) Fit(Y mat.Matrix) error {
+//
+// A Fit that returns any error other than ErrNotConverged leaves the model
+// unfitted, discarding an earlier fit: later use panics.
+func (m *PPCA) Fit(Y mat.Matrix) (err error) {
+	defer m.discardOnError(&err)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 1 || q >= p {
@@ -342,14 +347,14 @@ func ppcaEMStep(w *mat.Dense, s2 float64, sw *mat.Dense, trS float64) (*mat.Dens
 // LatentTo stores the posterior means ⟨X⟩ (n×q) of the latent points in dst.
 func (m *PPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.Q)
+	reuseAs(dst, m.n, m.fq())
 	dst.Copy(m.x)
 }
 
 // LoadingsTo stores W (p×q) in dst.
 func (m *PPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.p, m.Q)
+	reuseAs(dst, m.p, m.fq())
 	dst.Copy(m.w)
 }
 
@@ -376,8 +381,8 @@ func (m *PPCA) PosteriorCovTo(dst *mat.SymDense, i int) {
 		panic(fmt.Sprintf("dimred: PPCA point %d outside [0, %d)", i, m.n))
 	}
 	if dst.IsEmpty() {
-		dst.ReuseAsSym(m.Q)
-	} else if dst.SymmetricDim() != m.Q {
+		dst.ReuseAsSym(m.fq())
+	} else if dst.SymmetricDim() != m.fq() {
 		panic(mat.ErrShape)
 	}
 	if m.sxi != nil {
@@ -429,14 +434,14 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if err != nil {
 		panic(err) // M is positive definite for a fitted model
 	}
-	reuseAs(dst, r, m.Q)
+	reuseAs(dst, r, m.fq())
 	if len(missing) == 0 {
 		var wm mat.Dense
 		wm.Mul(m.w, minv)
 		centredMul(dst, yd, m.mu, &wm)
 		return
 	}
-	q := m.Q
+	q := m.fq()
 	mi, inv, work, wr := make([]float64, q*q), make([]float64, q*q), make([]float64, q*q), make([]float64, q)
 	for i := 0; i < r; i++ {
 		for t := range mi {
@@ -475,9 +480,12 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	}
 }
 
+// fq is the latent dimension of the fit (Q may have been changed since).
+func (m *PPCA) fq() int { _, q := m.w.Dims(); return q }
+
 func (m *PPCA) mustFit() {
 	if m.w == nil {
-		panic("dimred: PPCA used before Fit")
+		panic("dimred: PPCA used before a successful Fit")
 	}
 }
 
@@ -521,7 +529,7 @@ func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
 		src = rand.NewPCG(1, 2)
 	}
 	rnd := rand.New(src)
-	q, p := m.Q, m.p
+	q, p := m.fq(), m.p
 	reuseAs(dst, n, p)
 	x := mat.NewDense(n, q, nil)
 	for i := range x.RawMatrix().Data {
@@ -534,5 +542,14 @@ func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
 		for j := range row {
 			row[j] += m.mu[j] + s*rnd.NormFloat64()
 		}
+	}
+}
+
+// discardOnError marks the model unfitted when a (re)fit fails with anything
+// but ErrNotConverged (whose result is still usable), so that a failed refit
+// never silently serves the previous fit: later use panics as before Fit.
+func (m *PPCA) discardOnError(err *error) {
+	if *err != nil && !errors.Is(*err, ErrNotConverged) {
+		m.w = nil
 	}
 }

@@ -28,7 +28,11 @@ import (
 // Inf is still an error (ErrNaN); a feature observed in no point is an
 // error wrapping ErrTooFewPoints. MaxIter, Tol and Monitor apply as for
 // PPCAEM; LogLikelihood is then the log-likelihood of the observed entries.
-func (m *PPCA) FitMissing(Y mat.Matrix) error {
+//
+// A FitMissing that returns any error other than ErrNotConverged leaves the
+// model unfitted, discarding an earlier fit: later use panics.
+func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
+	defer m.discardOnError(&err)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 1 || q >= p {

@@ -455,3 +455,83 @@ func TestPPCASample(t *testing.T) {
 		}
 	}
 }
+
+// TestChapter2FailedRefitDiscardsFit checks DESIGN's rule that a failed
+// refit must not silently serve the previous fit: after a successful Fit,
+// a Fit on bad data returns the error and later use panics as if unfitted;
+// the error names the offending entry.
+func TestChapter2FailedRefitDiscardsFit(t *testing.T) {
+	y := lowRank(40, 5, 2, 0.1, 8)
+	bad := mat.DenseCopyOf(y)
+	bad.Set(3, 2, math.NaN())
+	inf := mat.DenseCopyOf(y)
+	inf.Set(3, 2, math.Inf(1))
+	pcaM := &PCA{Q: 2}
+	ppcaM := &PPCA{Q: 2}
+	emM := &PPCA{Q: 2, Algorithm: PPCAEM}
+	missM := &PPCA{Q: 2}
+	faM := &FactorAnalysis{Q: 2}
+	mixM := &MixturePPCA{M: 2, Q: 1}
+	bM := &BayesianPCA{}
+	cases := []struct {
+		name     string
+		fit      func(Y mat.Matrix) error
+		bad      *mat.Dense
+		use      func()
+		wantName string
+	}{
+		{"PCA", pcaM.Fit, bad, func() { pcaM.LatentTo(&mat.Dense{}) }, "Y[3,2] = NaN"},
+		{"PPCA", ppcaM.Fit, bad, func() { ppcaM.LatentTo(&mat.Dense{}) }, "Y[3,2] = NaN"},
+		{"PPCA EM", emM.Fit, bad, func() { emM.NoiseVariance() }, "Y[3,2] = NaN"},
+		{"PPCA FitMissing", missM.FitMissing, inf, func() { missM.LoadingsTo(&mat.Dense{}) }, "Y[3,2] = +Inf"},
+		{"FactorAnalysis", faM.Fit, bad, func() { faM.LatentTo(&mat.Dense{}) }, "Y[3,2] = NaN"},
+		{"MixturePPCA", mixM.Fit, bad, func() { mixM.LatentTo(&mat.Dense{}) }, "Y[3,2] = NaN"},
+		{"BayesianPCA", bM.Fit, bad, func() { bM.LatentTo(&mat.Dense{}) }, "Y[3,2] = NaN"},
+	}
+	for _, c := range cases {
+		if err := c.fit(y); err != nil && !errors.Is(err, ErrNotConverged) {
+			t.Fatalf("%s: first fit: %v", c.name, err)
+		}
+		c.use() // fitted: must not panic
+		err := c.fit(c.bad)
+		if !errors.Is(err, ErrNaN) {
+			t.Errorf("%s: refit on bad data: got %v, want ErrNaN", c.name, err)
+		} else if !strings.Contains(err.Error(), c.wantName) {
+			t.Errorf("%s: error %q does not name the entry %q", c.name, err, c.wantName)
+		}
+		mustPanic(t, c.name+" after failed refit", c.use)
+	}
+}
+
+// TestChapter2HyperparametersChangedAfterFit: changing Q (or M) after Fit
+// must not change the shape of what the fitted model reports, and a mixture
+// must not read the caller's Y after Fit.
+func TestChapter2HyperparametersChangedAfterFit(t *testing.T) {
+	y := lowRank(40, 5, 2, 0.1, 8)
+	pp := PPCA{Q: 2}
+	fa := FactorAnalysis{Q: 2}
+	mix := MixturePPCA{M: 2, Q: 2}
+	ycopy := mat.DenseCopyOf(y)
+	for _, f := range []func(mat.Matrix) error{pp.Fit, fa.Fit, mix.Fit} {
+		if err := f(ycopy); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before mat.Dense
+	mix.LatentTo(&before)
+	ycopy.Zero()
+	pp.Q, fa.Q, mix.Q, mix.M = 3, 3, 3, 3
+	for name, f := range map[string]func(*mat.Dense){"PPCA": pp.LatentTo, "FactorAnalysis": fa.LatentTo, "MixturePPCA": mix.LatentTo} {
+		var x mat.Dense
+		f(&x)
+		if r, c := x.Dims(); r != 40 || c != 2 {
+			t.Errorf("%s: LatentTo after changing Q is %d×%d, want 40×2", name, r, c)
+		}
+	}
+	var after mat.Dense
+	mix.LatentTo(&after)
+	if !mat.Equal(&before, &after) {
+		t.Error("MixturePPCA.LatentTo changed when the caller overwrote Y after Fit")
+	}
+	mustPanic(t, "component 2 of a 2-component fit", func() { mix.ComponentLoadingsTo(&mat.Dense{}, 2) })
+}

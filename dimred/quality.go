@@ -63,7 +63,7 @@ func NearestNeighbourErrors(X mat.Matrix, labels []int) int {
 // and X have the same number of rows n and 1 ≤ k < n/2; it returns an error
 // wrapping ErrNaN for a non-finite entry.
 func Trustworthiness(Y, X mat.Matrix, k int) (float64, error) {
-	return neighbourhoodPreservation(Y, X, k)
+	return neighbourhoodPreservation(Y, X, k, "Y", "X")
 }
 
 // Continuity returns the continuity C(k) of the embedding X of Y (Venna &
@@ -71,12 +71,13 @@ func Trustworthiness(Y, X mat.Matrix, k int) (float64, error) {
 // it penalises points that were neighbours in Y but are not in X, by their
 // rank in X.
 func Continuity(Y, X mat.Matrix, k int) (float64, error) {
-	return neighbourhoodPreservation(X, Y, k)
+	return neighbourhoodPreservation(X, Y, k, "X", "Y")
 }
 
 // neighbourhoodPreservation computes T(k) with ranks in "ref" and
-// neighbourhoods in "emb".
-func neighbourhoodPreservation(ref, emb mat.Matrix, k int) (float64, error) {
+// neighbourhoods in "emb"; refName and embName are the caller's names for
+// them, used in errors.
+func neighbourhoodPreservation(ref, emb mat.Matrix, k int, refName, embName string) (float64, error) {
 	n, _ := ref.Dims()
 	ne, _ := emb.Dims()
 	if n != ne {
@@ -85,10 +86,10 @@ func neighbourhoodPreservation(ref, emb mat.Matrix, k int) (float64, error) {
 	if k < 1 || 2*k >= n {
 		panic(fmt.Sprintf("dimred: neighbourhood size k = %d outside [1, n/2) for n = %d", k, n))
 	}
-	if err := checkFinite(ref, "Y"); err != nil {
+	if err := checkFinite(ref, refName); err != nil {
 		return 0, err
 	}
-	if err := checkFinite(emb, "X"); err != nil {
+	if err := checkFinite(emb, embName); err != nil {
 		return 0, err
 	}
 	r, e := asDense(ref), asDense(emb)

@@ -3,6 +3,7 @@ package dimred
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -53,8 +54,13 @@ func TestTrustworthinessContinuity(t *testing.T) {
 	}
 	bad := mat.DenseCopyOf(&X)
 	bad.Set(0, 0, math.NaN())
-	if _, err := Continuity(Y, bad, 5); !errors.Is(err, ErrNaN) {
-		t.Errorf("NaN: %v", err)
+	// The error names the entry in the caller's terms: X is the embedding
+	// for both measures, whichever space each ranks in.
+	for name, f := range map[string]func(Y, X mat.Matrix, k int) (float64, error){"Trustworthiness": Trustworthiness, "Continuity": Continuity} {
+		_, err := f(Y, bad, 5)
+		if !errors.Is(err, ErrNaN) || !strings.Contains(err.Error(), "X[0,0]") {
+			t.Errorf("%s, NaN in X[0,0]: %v", name, err)
+		}
 	}
 	mustPanic(t, "k too large", func() { _, _ = Trustworthiness(Y, &X, 60) })
 }
