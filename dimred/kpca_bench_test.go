@@ -34,6 +34,7 @@ func BenchmarkKernelPCARBF(b *testing.B) {
 	for _, n := range []int{500, 1000, 2000, 4000} {
 		Y := kpBenchData(n)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
 			for range b.N {
 				kp := KernelPCA{Kernel: RBF{LengthScale: 3}, Q: 2}
 				if err := kp.Fit(Y); err != nil {

@@ -288,6 +288,7 @@ func BenchmarkClassicalMDS(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, uint64(n)))
 		Y := randMatrix(rng, n, 10)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer cpuMetric(b)()
 			for b.Loop() {
 				m := &ClassicalMDS{Q: 2, DenseLimit: -1}
 				if err := m.Fit(Y); err != nil {
