@@ -20,6 +20,12 @@ package dimred
 //	kNN graph, n = 8000, p = 784              10.6 s   12.9 s
 //	TruncatedSVD 5000×784, k = 10, exact      0.63 s   0.37 s
 //	TruncatedSVD 5000×784, k = 10, random.    1.05 s   0.62 s
+//
+// With the one-pass triangle product (upperSymOp, operators.go) in place of
+// the tiled-GEMM dense operator, RBF kernel top-2 measured (3 runs, load
+// average ≈ 1.6): n = 1000 0.010 s / 0.015 s CPU, n = 2000 0.035 s /
+// 0.055 s, n = 4000 0.13 s / 0.23 s (GEMM operator on the same run: 0.34 s /
+// 0.59 s).
 
 import (
 	"fmt"

@@ -57,12 +57,13 @@ type EigenSettings struct {
 
 	// BlockSize is the number of vectors the Lanczos basis grows by at a
 	// time; 0 means automatic: min(max(k, 2), 8) for dense matrices and
-	// DoubleCentred, whose block products run at BLAS-3 speed, and
+	// DoubleCentred, whose block products read the matrix once per block, and
 	// min(k, 4) for other operators. With BlockSize ≥ k every wanted pair
 	// is found whatever the multiplicities; with BlockSize < k an
 	// eigenvalue of multiplicity above BlockSize may be missed. Measured
 	// for the top 2 of an RBF kernel, n = 4000: b = 1, 2, 4, 8 need 24, 34,
-	// 56, 88 products at 11.5, 6.7, 5.2, 4.4 ms per vector.
+	// 56, 88 products at 11.5, 6.7, 5.2, 4.4 ms per vector (measured with
+	// the earlier tiled-GEMM product, before the one-pass triangle product).
 	BlockSize int
 }
 

@@ -3,8 +3,6 @@ package dimred
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -179,7 +177,7 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 		}
 		vals, vecs, err = EigenSym(K, q, Largest, k.Eigen)
 	} else {
-		op := &kpcaUpperOp{a: a, n: n, stride: s}
+		op := newUpperSymOp(raw)
 		if !k.NoCentre {
 			op.mean, op.grand = colMean, grand
 		}
@@ -205,72 +203,36 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 	return nil
 }
 
-// kpcaUpperOp is the symmetric matrix held in the upper triangle of a
-// row-major n×n array, applied to blocks of vectors in one pass over the
-// triangle: row i of the triangle serves both as row i (a dot product with
-// x) and, by symmetry, as column i (an axpy into the later entries of y).
-// Rows are split between the cores so each gets an equal share of the
-// triangle; each core accumulates into its own buffer and the buffers are
-// summed. Every matrix entry is read from memory once per block, which for
-// the few vectors of a top-q Lanczos run is 2–3× faster than tiled GEMM.
-type kpcaUpperOp struct {
-	a         []float64
-	n, stride int
-	mean      []float64   // k̄ for implicit centring; nil for none
-	grand     float64     // k̄, the grand mean
-	acc       [][]float64 // per-worker accumulators, b×n each
-}
-
-// kpcaTriBounds returns the first row of worker t's share when the rows of
-// an n×n upper triangle are split into w parts with equal numbers of
-// entries.
-func kpcaTriBounds(n, w, t int) int {
-	if t >= w {
-		return n
-	}
-	return int(float64(n) * (1 - math.Sqrt(1-float64(t)/float64(w))))
-}
-
 // kpcaRowSums returns the row sums of the symmetric matrix stored in the
 // upper triangle of a (row stride s), on all cores, and the first row of a
 // worker's share holding a NaN or Inf (−1 if none; the caller rescans).
 func kpcaRowSums(a []float64, n, s int) ([]float64, int) {
-	w := runtime.GOMAXPROCS(0)
-	if w > n {
-		w = n
-	}
-	if n*n < 1<<16 {
-		w = 1
-	}
+	w := upperTriWorkers(n)
 	parts := make([][]float64, w)
 	bad := make([]int, w)
-	var wg sync.WaitGroup
-	for t := 0; t < w; t++ {
-		lo, hi := kpcaTriBounds(n, w, t), kpcaTriBounds(n, w, t+1)
+	for t := range parts {
 		parts[t] = make([]float64, n)
 		bad[t] = -1
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rs := parts[t]
-			for i := lo; i < hi; i++ {
-				row := a[i*s+i : i*s+n]
-				sum := 0.0
-				for j, v := range row {
-					sum += v
-					if j > 0 {
-						rs[i+j] += v
-					}
-				}
-				if math.IsNaN(sum) || math.IsInf(sum, 0) {
-					bad[t] = i
-					return
-				}
-				rs[i] += sum
-			}
-		}()
 	}
-	wg.Wait()
+	parallelDo(w, func(t int) {
+		lo, hi := triBounds(n, w, t), triBounds(n, w, t+1)
+		rs := parts[t]
+		for i := lo; i < hi; i++ {
+			row := a[i*s+i : i*s+n]
+			sum := 0.0
+			for j, v := range row {
+				sum += v
+				if j > 0 {
+					rs[i+j] += v
+				}
+			}
+			if math.IsNaN(sum) || math.IsInf(sum, 0) {
+				bad[t] = i
+				return
+			}
+			rs[i] += sum
+		}
+	})
 	first := -1
 	for t := 0; t < w; t++ {
 		if bad[t] >= 0 && (first < 0 || bad[t] < first) {
@@ -284,74 +246,6 @@ func kpcaRowSums(a []float64, n, s int) ([]float64, int) {
 		floats.Add(parts[0], parts[t])
 	}
 	return parts[0], -1
-}
-
-// The eigensolver applies block-capable operators to whole blocks; fail
-// the build, not the speed, if that interface changes.
-var _ blockOperator = (*kpcaUpperOp)(nil)
-
-func (o *kpcaUpperOp) Size() int { return o.n }
-
-func (o *kpcaUpperOp) MulVecTo(dst, x []float64) { o.mulBlockTo(dst, x, 1) }
-
-// mulBlockTo sets dst = A x for the b vectors stored as rows of x (b×n,
-// row-major); it implements the eigensolver's block-product interface.
-func (o *kpcaUpperOp) mulBlockTo(dst, x []float64, b int) {
-	n, s := o.n, o.stride
-	w := runtime.GOMAXPROCS(0)
-	if w > n {
-		w = n
-	}
-	if n*n < 1<<16 {
-		w = 1
-	}
-	for len(o.acc) < w {
-		o.acc = append(o.acc, nil)
-	}
-	var wg sync.WaitGroup
-	for t := 0; t < w; t++ {
-		// Equal shares of the triangle: rows [n(1−√(1−t/w)), n(1−√(1−(t+1)/w))).
-		lo, hi := kpcaTriBounds(n, w, t), kpcaTriBounds(n, w, t+1)
-		if cap(o.acc[t]) < b*n {
-			o.acc[t] = make([]float64, b*n)
-		}
-		acc := o.acc[t][:b*n]
-		for i := range acc {
-			acc[i] = 0
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				d := o.a[i*s+i]
-				row := o.a[i*s+i+1 : i*s+n]
-				for v := 0; v < b; v++ {
-					xv := x[v*n : v*n+n]
-					av := acc[v*n : v*n+n]
-					av[i] += d*xv[i] + floats.Dot(row, xv[i+1:])
-					floats.AddScaled(av[i+1:], xv[i], row)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	copy(dst[:b*n], o.acc[0][:b*n])
-	for t := 1; t < w; t++ {
-		floats.Add(dst[:b*n], o.acc[t][:b*n])
-	}
-	if o.mean == nil {
-		return
-	}
-	// Implicit centring: K̃x = Kx − 1(k̄ᵀx) − k̄(1ᵀx) + k̄(1ᵀx)1.
-	for v := 0; v < b; v++ {
-		xv, yv := x[v*n:v*n+n], dst[v*n:v*n+n]
-		sum := floats.Sum(xv)
-		c := o.grand*sum - floats.Dot(o.mean, xv)
-		floats.AddScaled(yv, -sum, o.mean)
-		for i := range yv {
-			yv[i] += c
-		}
-	}
 }
 
 func (k *KernelPCA) mustFitted() {

@@ -306,7 +306,7 @@ func TestKPCAUpperOp(t *testing.T) {
 			}
 		}
 		raw := S.RawSymmetric()
-		op := &kpcaUpperOp{a: raw.Data, n: n, stride: raw.Stride}
+		op := newUpperSymOp(raw)
 		for _, b := range []int{1, 3} {
 			X := kpRandDense(b, n, 22)
 			dst := make([]float64, b*n)
@@ -321,6 +321,36 @@ func TestKPCAUpperOp(t *testing.T) {
 			if d := kpMaxAbsDiff(got, &want); d > 1e-12 {
 				t.Errorf("n=%d b=%d: max diff %v", n, b, d)
 			}
+		}
+		// With implicit centring the operator is H S H.
+		mean := make([]float64, n)
+		grand := 0.0
+		for i := range mean {
+			for j := 0; j < n; j++ {
+				mean[i] += S.At(i, j)
+			}
+			mean[i] /= float64(n)
+			grand += mean[i] / float64(n)
+		}
+		cop := newUpperSymOp(raw)
+		cop.mean, cop.grand = mean, grand
+		H := mat.NewDense(n, n, nil)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				H.Set(i, j, -1/float64(n))
+			}
+			H.Set(i, i, 1-1/float64(n))
+		}
+		var hsh, hs mat.Dense
+		hs.Mul(H, S)
+		hsh.Mul(&hs, H)
+		X := kpRandDense(3, n, 23)
+		dst := make([]float64, 3*n)
+		cop.mulBlockTo(dst, X.RawMatrix().Data, 3)
+		var want mat.Dense
+		want.Mul(X, &hsh)
+		if d := kpMaxAbsDiff(mat.NewDense(3, n, dst), &want); d > 1e-10 {
+			t.Errorf("n=%d centred: max diff %v", n, d)
 		}
 	}
 }
