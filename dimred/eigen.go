@@ -3,11 +3,11 @@ package dimred
 import (
 	"errors"
 	"fmt"
-	"gonum.org/v1/gonum/blas"
 	"math"
 	"math/rand/v2"
 	"sort"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
 

@@ -32,23 +32,22 @@ func GeodesicDistances(g *CSR) (*mat.SymDense, error) {
 	raw := D.RawSymmetric()
 	cg := newCompactGraph(g)
 	var next atomic.Int64
-	parallelFor(maxProcsFor(n), 1, func(lo, hi int) {
-		for w := lo; w < hi; w++ {
-			dj := newDijkstra(n)
-			dist := make([]float64, n)
-			for {
-				s := int(next.Add(1) - 1)
-				if s >= n {
-					break
-				}
-				dj.run(cg, s, dist)
-				// Row order[s] of the backing array; SymDense reads only
-				// its upper part, and no other goroutine writes this row.
-				o := int(cg.order[s])
-				row := raw.Data[o*raw.Stride : o*raw.Stride+n]
-				for t, d := range dist {
-					row[cg.order[t]] = d
-				}
+	// One Dijkstra per worker, each taking the next unsolved source.
+	parallelDo(maxProcsFor(n), func(int) {
+		dj := newDijkstra(n)
+		dist := make([]float64, n)
+		for {
+			s := int(next.Add(1) - 1)
+			if s >= n {
+				break
+			}
+			dj.run(cg, s, dist)
+			// Row order[s] of the backing array; SymDense reads only
+			// its upper part, and no other goroutine writes this row.
+			o := int(cg.order[s])
+			row := raw.Data[o*raw.Stride : o*raw.Stride+n]
+			for t, d := range dist {
+				row[cg.order[t]] = d
 			}
 		}
 	})

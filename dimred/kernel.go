@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -106,7 +105,7 @@ func (k RBF) CrossTo(dst *mat.Dense, A, B mat.Matrix) {
 	v, h := k.params()
 	SquaredDistances(dst, A, B)
 	raw := dst.RawMatrix()
-	kernelParallel(raw.Rows, raw.Rows*raw.Cols, func(lo, hi int) {
+	parallelForWork(raw.Rows, raw.Rows*raw.Cols, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 			for j, d := range row {
@@ -128,7 +127,7 @@ func (k RBF) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 	for i := range sq {
 		sq[i] = raw.Data[i*raw.Stride+i]
 	}
-	kernelParallelTri(n, func(i int) {
+	parallelTriRows(n, func(i int) {
 		row := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
 		row[0] = v
 		for j := 1; j < len(row); j++ {
@@ -213,7 +212,7 @@ func (k Polynomial) CrossTo(dst *mat.Dense, A, B mat.Matrix) {
 	d, a, c := k.params()
 	dst.Mul(A, B.T())
 	raw := dst.RawMatrix()
-	kernelParallel(raw.Rows, raw.Rows*raw.Cols, func(lo, hi int) {
+	parallelForWork(raw.Rows, raw.Rows*raw.Cols, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 			for j, g := range row {
@@ -229,7 +228,7 @@ func (k Polynomial) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 	kernelGramUpper(dst, Y)
 	raw := dst.RawSymmetric()
 	n := raw.N
-	kernelParallelTri(n, func(i int) {
+	parallelTriRows(n, func(i int) {
 		row := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
 		for j, g := range row {
 			row[j] = kernelPowInt(a*g+c, d)
@@ -280,25 +279,19 @@ func kernelGramUpper(dst *mat.SymDense, Y mat.Matrix) {
 	if n*n*p < 1<<18 {
 		w = 1
 	}
-	var wg sync.WaitGroup
-	for t := 0; t < w; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for x := t; x < len(jobs); x += w {
-				jb := jobs[x]
-				i0, j0 := jb.it*tile, jb.jt*tile
-				A := rows(jb.it)
-				if jb.it == jb.jt {
-					blas64.Syrk(blas.NoTrans, 1, A, 0, blas64.Symmetric{Uplo: blas.Upper, N: A.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+i0:]})
-					continue
-				}
-				B := rows(jb.jt)
-				blas64.Gemm(blas.NoTrans, blas.Trans, 1, A, B, 0, blas64.General{Rows: A.Rows, Cols: B.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+j0:]})
+	parallelDo(w, func(t int) {
+		for x := t; x < len(jobs); x += w {
+			jb := jobs[x]
+			i0, j0 := jb.it*tile, jb.jt*tile
+			A := rows(jb.it)
+			if jb.it == jb.jt {
+				blas64.Syrk(blas.NoTrans, 1, A, 0, blas64.Symmetric{Uplo: blas.Upper, N: A.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+i0:]})
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			B := rows(jb.jt)
+			blas64.Gemm(blas.NoTrans, blas.Trans, 1, A, B, 0, blas64.General{Rows: A.Rows, Cols: B.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+j0:]})
+		}
+	})
 }
 
 // KernelMatrixTo stores in dst the n×m cross-kernel matrix
@@ -318,7 +311,7 @@ func KernelMatrixTo(dst *mat.Dense, k Kernel, A, B mat.Matrix) {
 		return
 	}
 	ad, bd := mat.DenseCopyOf(A), mat.DenseCopyOf(B)
-	kernelParallel(n, n*m*(p+1), func(lo, hi int) {
+	parallelForWork(n, n*m*(p+1), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			ai := ad.RawRowView(i)
 			for j := 0; j < m; j++ {
@@ -345,7 +338,7 @@ func GramTo(dst *mat.SymDense, k Kernel, Y mat.Matrix) {
 	}
 	yd := mat.DenseCopyOf(Y)
 	raw := dst.RawSymmetric()
-	kernelParallelTri(n, func(i int) {
+	parallelTriRows(n, func(i int) {
 		yi := yd.RawRowView(i)
 		for j := i; j < n; j++ {
 			raw.Data[i*raw.Stride+j] = k.Eval(yi, yd.RawRowView(j))
@@ -393,88 +386,4 @@ func ImpliedSquaredDistancesTo(dst *mat.SymDense, K mat.Symmetric) {
 			dst.SetSym(i, j, d)
 		}
 	}
-}
-
-// kernelParallel runs f over [0, n) split into contiguous blocks, one per
-// core, when the job (work ≈ flops) is large enough to pay for goroutines.
-func kernelParallel(n, work int, f func(lo, hi int)) {
-	w := runtime.GOMAXPROCS(0)
-	if w > n {
-		w = n
-	}
-	if w <= 1 || work < 1<<15 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	var pv kernelPanic
-	for t := 0; t < w; t++ {
-		lo, hi := t*n/w, (t+1)*n/w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer pv.catch()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
-	pv.rethrow()
-}
-
-// kernelPanic carries a panic from a worker goroutine (a user kernel's
-// Eval, say) back to the calling goroutine, where it can be recovered.
-type kernelPanic struct {
-	mu  sync.Mutex
-	val any
-	set bool
-}
-
-func (p *kernelPanic) catch() {
-	if r := recover(); r != nil {
-		p.mu.Lock()
-		if !p.set {
-			p.val, p.set = r, true
-		}
-		p.mu.Unlock()
-	}
-}
-
-func (p *kernelPanic) rethrow() {
-	if p.set {
-		panic(p.val)
-	}
-}
-
-// kernelParallelTri runs f(i) for every row i of an upper triangle of size
-// n, with rows dealt out so each core gets about the same number of
-// entries (row i has n−i of them).
-func kernelParallelTri(n int, f func(i int)) {
-	w := runtime.GOMAXPROCS(0)
-	if w <= 1 || n*n < 1<<16 {
-		for i := 0; i < n; i++ {
-			f(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	var pv kernelPanic
-	defer pv.rethrow()
-	for t := 0; t < w; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer pv.catch()
-			// Rows t, 2w−1−t, 2w+t, 4w−1−t, …: each pair of rows sums to
-			// about the same length, balancing the triangle.
-			for base := 0; base < n; base += 2 * w {
-				if i := base + t; i < n {
-					f(i)
-				}
-				if i := base + 2*w - 1 - t; i < n {
-					f(i)
-				}
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -167,7 +167,7 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 	if n <= kpcaDenseMax || 10*q > n || (k.Eigen != nil && k.Eigen.Method == EigenDense) {
 		if !k.NoCentre {
 			// K̃_ij = K_ij − k̄_i − k̄_j + k̄ on the upper triangle, all cores.
-			kernelParallelTri(n, func(i int) {
+			parallelTriRows(n, func(i int) {
 				row := a[i*s+i : i*s+n]
 				ci := colMean[i] - grand
 				for j := range row {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -305,36 +304,6 @@ func orthoAgainst(V []float64, nb int, W []float64, bp, n int, coef []float64) {
 		Wc := blas64.General{Rows: bp, Cols: w, Stride: n, Data: W[lo:]}
 		blas64.Gemm(blas.Trans, blas.NoTrans, -1, Cg, Vc, 1, Wc)
 	})
-}
-
-// chunkBounds splits [0, n) into at most GOMAXPROCS chunks of at least
-// minChunk, returning the boundaries.
-func chunkBounds(n, minChunk int) []int {
-	p := max(1, min(runtime.GOMAXPROCS(0), n/max(1, minChunk)))
-	b := make([]int, p+1)
-	for t := 0; t <= p; t++ {
-		b[t] = t * n / p
-	}
-	return b
-}
-
-// runChunks runs f(t, lo, hi) for each chunk concurrently and waits.
-func runChunks(bounds []int, f func(t, lo, hi int)) {
-	nch := len(bounds) - 1
-	if nch == 1 {
-		f(0, bounds[0], bounds[1])
-		return
-	}
-	done := make(chan struct{}, nch)
-	for t := 0; t < nch; t++ {
-		go func() {
-			f(t, bounds[t], bounds[t+1])
-			done <- struct{}{}
-		}()
-	}
-	for t := 0; t < nch; t++ {
-		<-done
-	}
 }
 
 // qrRows orthonormalises the bp rows of R, which are already orthogonal to

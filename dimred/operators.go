@@ -1,9 +1,6 @@
 package dimred
 
 import (
-	"runtime"
-	"sync"
-
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -28,32 +25,6 @@ func mulBlock(op SymOperator, dst, x []float64, b int) {
 	for v := 0; v < b; v++ {
 		op.MulVecTo(dst[v*n:(v+1)*n], x[v*n:(v+1)*n])
 	}
-}
-
-// parallelFor runs f(lo, hi) over [0, n) split into at most GOMAXPROCS
-// contiguous chunks of at least minChunk items, and waits.
-func parallelFor(n, minChunk int, f func(lo, hi int)) {
-	p := runtime.GOMAXPROCS(0)
-	if minChunk < 1 {
-		minChunk = 1
-	}
-	if c := n / minChunk; c < p {
-		p = c
-	}
-	if p <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for t := 0; t < p; t++ {
-		lo, hi := t*n/p, (t+1)*n/p
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
 }
 
 // DenseOperator returns a as a SymOperator whose products read only the
@@ -109,16 +80,6 @@ func (o *upperSymOp) Size() int { return o.n }
 
 // MulVecTo sets dst = A x.
 func (o *upperSymOp) MulVecTo(dst, x []float64) { o.mulBlockTo(dst, x, 1) }
-
-// upperTriWorkers is the number of goroutines a pass over an n×n upper
-// triangle is split between: one per core, one for small matrices.
-func upperTriWorkers(n int) int {
-	w := min(runtime.GOMAXPROCS(0), n)
-	if n*n < 1<<16 {
-		w = 1
-	}
-	return w
-}
 
 // mulBlockTo sets dst = A x for the b vectors stored as rows of x (b×n,
 // row-major); it implements the eigensolver's block-product interface.

@@ -1,7 +1,12 @@
 package dimred
 
+// Goroutine fan-out for the package's embarrassingly parallel loops. Every
+// helper waits for its workers and re-raises a worker's panic in the caller
+// (see parallelDo).
+
 import (
 	"math"
+	"runtime"
 	"sync"
 )
 
@@ -60,4 +65,74 @@ func triBounds(n, w, t int) int {
 		return n
 	}
 	return int(float64(n) * (1 - math.Sqrt(1-float64(t)/float64(w))))
+}
+
+// chunkBounds splits [0, n) into at most GOMAXPROCS contiguous chunks of at
+// least minChunk items (one chunk if n < 2·minChunk), returning the
+// boundaries: chunk t is [b[t], b[t+1]).
+func chunkBounds(n, minChunk int) []int {
+	p := max(1, min(runtime.GOMAXPROCS(0), n/max(1, minChunk)))
+	b := make([]int, p+1)
+	for t := 0; t <= p; t++ {
+		b[t] = t * n / p
+	}
+	return b
+}
+
+// runChunks runs f(t, lo, hi) for each chunk of bounds (from chunkBounds)
+// concurrently and waits.
+func runChunks(bounds []int, f func(t, lo, hi int)) {
+	parallelDo(len(bounds)-1, func(t int) { f(t, bounds[t], bounds[t+1]) })
+}
+
+// parallelFor runs f(lo, hi) over [0, n) split into at most GOMAXPROCS
+// contiguous chunks of at least minChunk items, and waits.
+func parallelFor(n, minChunk int, f func(lo, hi int)) {
+	runChunks(chunkBounds(n, minChunk), func(_, lo, hi int) { f(lo, hi) })
+}
+
+// parallelForWork is parallelFor(n, 1, f), one chunk per core, when the
+// job (work ≈ flops) is large enough to pay for goroutines, and f(0, n)
+// on the calling goroutine otherwise.
+func parallelForWork(n, work int, f func(lo, hi int)) {
+	if work < 1<<15 {
+		f(0, n)
+		return
+	}
+	parallelFor(n, 1, f)
+}
+
+// parallelTriRows runs f(i) for every row i of an n×n upper triangle, with
+// rows dealt out so each core gets about the same number of entries (row i
+// has n−i of them); small triangles run on the calling goroutine.
+func parallelTriRows(n int, f func(i int)) {
+	w := runtime.GOMAXPROCS(0)
+	if w <= 1 || n*n < 1<<16 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	parallelDo(w, func(t int) {
+		// Rows t, 2w−1−t, 2w+t, 4w−1−t, …: each pair of rows sums to
+		// about the same length, balancing the triangle.
+		for base := 0; base < n; base += 2 * w {
+			if i := base + t; i < n {
+				f(i)
+			}
+			if i := base + 2*w - 1 - t; i < n {
+				f(i)
+			}
+		}
+	})
+}
+
+// upperTriWorkers is the number of goroutines a pass over an n×n upper
+// triangle split by triBounds uses: one per core, one for small matrices.
+func upperTriWorkers(n int) int {
+	w := min(runtime.GOMAXPROCS(0), n)
+	if n*n < 1<<16 {
+		w = 1
+	}
+	return w
 }
