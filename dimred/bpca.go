@@ -92,13 +92,8 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 		S = sampleCov(yd, mu)
 	}
 	trS := centredSumSq(yd, mu) / float64(n)
-	maxIter, tol, prune := m.MaxIter, m.Tol, m.PruneTol
-	if maxIter == 0 {
-		maxIter = 10000
-	}
-	if tol == 0 {
-		tol = 1e-10
-	}
+	maxIter, tol := emLimits(m.MaxIter, m.Tol, 10000, 1e-10)
+	prune := m.PruneTol
 	if prune == 0 {
 		prune = 1e-12
 	}
@@ -140,11 +135,9 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 		for t, i := range active {
 			obj += 0.5*float64(p)*math.Log(alpha[i]/(2*math.Pi)) - 0.5*alpha[i]*colNormSq(wa, t)
 		}
-		if m.Monitor != nil && m.Monitor(it, obj) {
-			converged = true
-			break
-		}
-		if tol >= 0 && math.Abs(obj-prev) <= tol*math.Abs(obj) {
+		// BayesianPCA's objective (log-likelihood plus log prior) is
+		// tested on its absolute change.
+		if emStop(m.Monitor, it, obj, math.Abs(obj-prev), tol) {
 			converged = true
 			break
 		}

@@ -92,13 +92,7 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 			psi[j] = 1e-12
 		}
 	}
-	maxIter, tol := m.MaxIter, m.Tol
-	if maxIter == 0 {
-		maxIter = 10000
-	}
-	if tol == 0 {
-		tol = 1e-10
-	}
+	maxIter, tol := emLimits(m.MaxIter, m.Tol, 10000, 1e-10)
 	pw := mat.NewDense(p, q, nil) // Ψ⁻¹W
 	z := mat.NewDense(p, q, nil)  // S Ψ⁻¹ W
 	prev := math.Inf(-1)
@@ -149,11 +143,7 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 		if err := step(); err != nil {
 			return err
 		}
-		if m.Monitor != nil && m.Monitor(it, ll) {
-			converged = true
-			break
-		}
-		if tol >= 0 && ll-prev <= tol*math.Abs(ll) {
+		if emStop(m.Monitor, it, ll, ll-prev, tol) {
 			converged = true
 			break
 		}

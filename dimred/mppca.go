@@ -77,13 +77,7 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	if err := m.mStep(floor); err != nil {
 		return err
 	}
-	maxIter, tol := m.MaxIter, m.Tol
-	if maxIter == 0 {
-		maxIter = 1000
-	}
-	if tol == 0 {
-		tol = 1e-10
-	}
+	maxIter, tol := emLimits(m.MaxIter, m.Tol, 1000, 1e-10)
 	prev := math.Inf(-1)
 	converged := false
 	it := 0
@@ -93,11 +87,7 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 			return err
 		}
 		m.ll = ll
-		if m.Monitor != nil && m.Monitor(it, ll) {
-			converged = true
-			break
-		}
-		if tol >= 0 && ll-prev <= tol*math.Abs(ll) {
+		if emStop(m.Monitor, it, ll, ll-prev, tol) {
 			converged = true
 			break
 		}

@@ -210,14 +210,7 @@ func (m *PPCA) posterior(Y *mat.Dense) error {
 }
 
 func (m *PPCA) emDefaults() (int, float64) {
-	maxIter, tol := m.MaxIter, m.Tol
-	if maxIter == 0 {
-		maxIter = 10000
-	}
-	if tol == 0 {
-		tol = 1e-12
-	}
-	return maxIter, tol
+	return emLimits(m.MaxIter, m.Tol, 10000, 1e-12)
 }
 
 // fitEM runs EM on complete data. With S = n⁻¹ŶᵀŶ (or products with Ŷ
@@ -259,11 +252,7 @@ func (m *PPCA) fitEM(Y *mat.Dense) error {
 		if err != nil {
 			return err
 		}
-		if m.Monitor != nil && m.Monitor(it, ll) {
-			converged = true
-			break
-		}
-		if tol >= 0 && ll-prev <= tol*math.Abs(ll) {
+		if emStop(m.Monitor, it, ll, ll-prev, tol) {
 			converged = true
 			break
 		}

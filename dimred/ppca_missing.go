@@ -103,11 +103,7 @@ func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
 		if ll, err = st.eStep(w, mu, s2); err != nil {
 			return err
 		}
-		if m.Monitor != nil && m.Monitor(it, ll) {
-			converged = true
-			break
-		}
-		if tol >= 0 && ll-prev <= tol*math.Abs(ll) {
+		if emStop(m.Monitor, it, ll, ll-prev, tol) {
 			converged = true
 			break
 		}
