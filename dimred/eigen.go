@@ -270,9 +270,12 @@ func eigenDense(a mat.Symmetric, k int, end EigenEnd) ([]float64, *mat.Dense, er
 }
 
 // fixSigns flips each column of v so that its entry of largest magnitude is
-// positive (ties: the first such entry), the package's sign convention.
-func fixSigns(v *mat.Dense) {
+// positive (ties: the first such entry), the package's sign convention, and
+// reports which columns it flipped (so that paired factors, such as the U of
+// an SVD, can be flipped alike).
+func fixSigns(v *mat.Dense) (flipped []bool) {
 	r, c := v.Dims()
+	flipped = make([]bool, c)
 	for j := 0; j < c; j++ {
 		best, bi := -1.0, 0
 		for i := 0; i < r; i++ {
@@ -281,11 +284,13 @@ func fixSigns(v *mat.Dense) {
 			}
 		}
 		if v.At(bi, j) < 0 {
+			flipped[j] = true
 			for i := 0; i < r; i++ {
 				v.Set(i, j, -v.At(i, j))
 			}
 		}
 	}
+	return flipped
 }
 
 // sortDesc sorts vals descending and permutes the columns of vecs alike.

@@ -2,7 +2,6 @@ package dimred
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
@@ -280,22 +279,12 @@ func orthonormalCols(y *mat.Dense, rnd *rand.Rand) *mat.Dense {
 }
 
 // signPairs applies the sign convention to V (largest-magnitude entry of
-// each column positive) and flips the matching columns of U, keeping
-// U diag(s) Vᵀ unchanged.
+// each column positive, by fixSigns) and flips the matching columns of U,
+// keeping U diag(s) Vᵀ unchanged.
 func signPairs(u, v *mat.Dense) {
-	r, c := v.Dims()
 	ru, _ := u.Dims()
-	for j := 0; j < c; j++ {
-		best, bi := -1.0, 0
-		for i := 0; i < r; i++ {
-			if a := math.Abs(v.At(i, j)); a > best+1e-12*math.Max(1, best) {
-				best, bi = a, i
-			}
-		}
-		if v.At(bi, j) < 0 {
-			for i := 0; i < r; i++ {
-				v.Set(i, j, -v.At(i, j))
-			}
+	for j, f := range fixSigns(v) {
+		if f {
 			for i := 0; i < ru; i++ {
 				u.Set(i, j, -u.At(i, j))
 			}
