@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -54,7 +53,7 @@ type BayesianPCA struct {
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
 func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
-	defer m.discardOnError(&err)
+	defer discardOnError(&err, &m.w)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 0 || q >= p {
@@ -305,14 +304,5 @@ func (m *BayesianPCA) Iterations() int { return m.iters }
 func (m *BayesianPCA) mustFit() {
 	if m.w == nil {
 		panic("dimred: BayesianPCA used before a successful Fit")
-	}
-}
-
-// discardOnError marks the model unfitted when a (re)fit fails with anything
-// but ErrNotConverged (whose result is still usable), so that a failed refit
-// never silently serves the previous fit: later use panics as before Fit.
-func (m *BayesianPCA) discardOnError(err *error) {
-	if *err != nil && !errors.Is(*err, ErrNotConverged) {
-		m.w = nil
 	}
 }

@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -48,7 +47,7 @@ type FactorAnalysis struct {
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
 func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
-	defer m.discardOnError(&err)
+	defer discardOnError(&err, &m.w)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 1 || q >= p {
@@ -261,14 +260,5 @@ func (m *FactorAnalysis) fq() int { _, q := m.w.Dims(); return q }
 func (m *FactorAnalysis) mustFit() {
 	if m.w == nil {
 		panic("dimred: FactorAnalysis used before a successful Fit")
-	}
-}
-
-// discardOnError marks the model unfitted when a (re)fit fails with anything
-// but ErrNotConverged (whose result is still usable), so that a failed refit
-// never silently serves the previous fit: later use panics as before Fit.
-func (m *FactorAnalysis) discardOnError(err *error) {
-	if *err != nil && !errors.Is(*err, ErrNotConverged) {
-		m.w = nil
 	}
 }

@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -46,7 +45,7 @@ type MixturePPCA struct {
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
 func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
-	defer m.discardOnError(&err)
+	defer discardOnError(&err, &m.w)
 	n, p := Y.Dims()
 	K, q := m.M, m.Q
 	if K < 1 {
@@ -437,14 +436,5 @@ func (m *MixturePPCA) fq() int { _, q := m.w[0].Dims(); return q }
 func (m *MixturePPCA) mustFit() {
 	if m.w == nil {
 		panic("dimred: MixturePPCA used before a successful Fit")
-	}
-}
-
-// discardOnError marks the model unfitted when a (re)fit fails with anything
-// but ErrNotConverged (whose result is still usable), so that a failed refit
-// never silently serves the previous fit: later use panics as before Fit.
-func (m *MixturePPCA) discardOnError(err *error) {
-	if *err != nil && !errors.Is(*err, ErrNotConverged) {
-		m.w = nil
 	}
 }

@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -79,7 +78,7 @@ type PCA struct {
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
 func (m *PCA) Fit(Y mat.Matrix) (err error) {
-	defer m.discardOnError(&err)
+	defer discardOnError(&err, &m.u)
 	n, p := Y.Dims()
 	if m.Q < 1 || m.Q > min(n, p) {
 		panic(fmt.Sprintf("dimred: PCA Q = %d outside [1, min(n, p) = %d]", m.Q, min(n, p)))
@@ -474,13 +473,4 @@ func denseColMeans(y *mat.Dense) []float64 {
 		mu[j] /= float64(n)
 	}
 	return mu
-}
-
-// discardOnError marks the model unfitted when a (re)fit fails with anything
-// but ErrNotConverged (whose result is still usable), so that a failed refit
-// never silently serves the previous fit: later use panics as before Fit.
-func (m *PCA) discardOnError(err *error) {
-	if *err != nil && !errors.Is(*err, ErrNotConverged) {
-		m.u = nil
-	}
 }

@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -75,7 +74,7 @@ type PPCA struct {
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
 func (m *PPCA) Fit(Y mat.Matrix) (err error) {
-	defer m.discardOnError(&err)
+	defer discardOnError(&err, &m.w)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 1 || q >= p {
@@ -531,14 +530,5 @@ func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
 		for j := range row {
 			row[j] += m.mu[j] + s*rnd.NormFloat64()
 		}
-	}
-}
-
-// discardOnError marks the model unfitted when a (re)fit fails with anything
-// but ErrNotConverged (whose result is still usable), so that a failed refit
-// never silently serves the previous fit: later use panics as before Fit.
-func (m *PPCA) discardOnError(err *error) {
-	if *err != nil && !errors.Is(*err, ErrNotConverged) {
-		m.w = nil
 	}
 }

@@ -32,7 +32,7 @@ import (
 // A FitMissing that returns any error other than ErrNotConverged leaves the
 // model unfitted, discarding an earlier fit: later use panics.
 func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
-	defer m.discardOnError(&err)
+	defer discardOnError(&err, &m.w)
 	n, p := Y.Dims()
 	q := m.Q
 	if q < 1 || q >= p {
