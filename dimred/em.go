@@ -2,13 +2,14 @@ package dimred
 
 import (
 	"errors"
+	"fmt"
 	"math"
 )
 
 // Fitting control shared by the package's latent-variable models: the EM
 // loops' limits and stopping rule (PPCA, PPCA with missing data,
 // FactorAnalysis, MixturePPCA, BayesianPCA) and the failed-refit rule
-// (those and PCA).
+// (those and PCA), and the q/n check of PPCA and FactorAnalysis.
 
 // emLimits returns the iteration limit and tolerance of an EM fit, a zero
 // MaxIter or Tol replaced by the method's documented default.
@@ -46,4 +47,18 @@ func discardOnError[T any](err *error, fitted *T) {
 		var zero T
 		*fitted = zero
 	}
+}
+
+// checkLatentDim is the shape check of the linear-Gaussian models (PPCA,
+// FactorAnalysis): it panics unless 1 ≤ q < p (a programmer error) and
+// returns an error wrapping ErrTooFewPoints when n ≤ q. method names the
+// model in the messages.
+func checkLatentDim(method string, q, n, p int) error {
+	if q < 1 || q >= p {
+		panic(fmt.Sprintf("dimred: %s Q = %d outside [1, p−1 = %d]", method, q, p-1))
+	}
+	if n <= q {
+		return fmt.Errorf("%w: %s with q = %d needs n > q observations, have %d", ErrTooFewPoints, method, q, n)
+	}
+	return nil
 }

@@ -50,11 +50,8 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
 	n, p := Y.Dims()
 	q := m.Q
-	if q < 1 || q >= p {
-		panic(fmt.Sprintf("dimred: FactorAnalysis Q = %d outside [1, p−1 = %d]", q, p-1))
-	}
-	if n <= q {
-		return fmt.Errorf("%w: FactorAnalysis with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
+	if err := checkLatentDim("FactorAnalysis", q, n, p); err != nil {
+		return err
 	}
 	if err := finiteCheck(Y, "Y"); err != nil {
 		return err

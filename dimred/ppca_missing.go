@@ -35,11 +35,8 @@ func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
 	n, p := Y.Dims()
 	q := m.Q
-	if q < 1 || q >= p {
-		panic(fmt.Sprintf("dimred: PPCA Q = %d outside [1, p−1 = %d]", q, p-1))
-	}
-	if n <= q {
-		return fmt.Errorf("%w: PPCA with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
+	if err := checkLatentDim("PPCA", q, n, p); err != nil {
+		return err
 	}
 	yd := mat.DenseCopyOf(Y)
 	obs := make([][]int, n) // observed features of each point
