@@ -249,14 +249,7 @@ func eigenDense(a mat.Symmetric, k int, end EigenEnd) ([]float64, *mat.Dense, er
 	var ev mat.Dense
 	es.VectorsTo(&ev)
 	n := len(all)
-	idx := make([]int, k)
-	for i := range idx {
-		if end == Largest {
-			idx[i] = n - 1 - i
-		} else {
-			idx[i] = i
-		}
-	}
+	idx := ritzOrder(all, end)[:k]
 	vals := make([]float64, k)
 	vecs := mat.NewDense(n, k, nil)
 	for c, j := range idx {

@@ -225,7 +225,7 @@ func blockLanczos(op SymOperator, k int, end EigenEnd, p lanczosParams) ([]float
 }
 
 // ritzOrder returns the indices of theta (ascending) ordered from the wanted
-// end inwards.
+// end inwards (also used by eigenDense for mat.EigenSym's ascending values).
 func ritzOrder(theta []float64, end EigenEnd) []int {
 	m := len(theta)
 	idx := make([]int, m)
