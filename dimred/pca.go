@@ -275,10 +275,7 @@ func pcaLanczos(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error
 func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, rnd *rand.Rand) ([]float64, *mat.Dense, int, bool, error) {
 	n, p := Y.Dims()
 	k := min(q+10, min(n, p))
-	omega := mat.NewDense(p, k, nil)
-	for i := range omega.RawMatrix().Data {
-		omega.RawMatrix().Data[i] = rnd.NormFloat64()
-	}
+	omega := normalDense(rnd, p, k)
 	qn := mat.NewDense(n, k, nil) // orthonormal basis of range(Ŷ Ω)
 	qp := mat.NewDense(p, k, nil) // orthonormal basis of range(Ŷᵀ Q)
 	centredMul(qn, Y, mu, omega)

@@ -229,11 +229,8 @@ func (m *PPCA) fitEM(Y *mat.Dense) error {
 		src = rand.NewPCG(1, 2)
 	}
 	rnd := rand.New(src)
-	w := mat.NewDense(p, q, nil)
-	scale := math.Sqrt(trS / float64(p))
-	for i := range w.RawMatrix().Data {
-		w.RawMatrix().Data[i] = scale * rnd.NormFloat64()
-	}
+	w := normalDense(rnd, p, q)
+	w.Scale(math.Sqrt(trS/float64(p)), w)
 	s2 := trS / float64(p)
 	maxIter, tol := m.emDefaults()
 	sw := mat.NewDense(p, q, nil)
@@ -516,10 +513,7 @@ func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
 	rnd := rand.New(src)
 	q, p := m.fq(), m.p
 	reuseAs(dst, n, p)
-	x := mat.NewDense(n, q, nil)
-	for i := range x.RawMatrix().Data {
-		x.RawMatrix().Data[i] = rnd.NormFloat64()
-	}
+	x := normalDense(rnd, n, q)
 	dst.Mul(x, m.w.T())
 	s := math.Sqrt(m.sigma2)
 	for i := 0; i < n; i++ {

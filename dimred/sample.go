@@ -20,6 +20,16 @@ func newRand(src rand.Source) *rand.Rand {
 	return rand.New(src)
 }
 
+// normalDense returns an r×c matrix of independent standard normal draws
+// from rnd, filled row by row.
+func normalDense(rnd *rand.Rand, r, c int) *mat.Dense {
+	m := mat.NewDense(r, c, nil)
+	for i := range m.RawMatrix().Data {
+		m.RawMatrix().Data[i] = rnd.NormFloat64()
+	}
+	return m
+}
+
 // SampleIsotropic stores in dst n rows drawn independently from
 // N(0, σ² I_p). An empty dst is resized to n×p. src nil means the
 // package's fixed seed. It panics unless n, p ≥ 1 and σ² > 0.
@@ -54,12 +64,7 @@ func SampleLinearGaussian(dst *mat.Dense, n int, W mat.Matrix, sigma2 float64, s
 	}
 	reuseAs(dst, n, p)
 	rng := newRand(src)
-	X := mat.NewDense(n, q, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < q; j++ {
-			X.Set(i, j, rng.NormFloat64())
-		}
-	}
+	X := normalDense(rng, n, q)
 	dst.Mul(X, W.T())
 	s := math.Sqrt(sigma2)
 	for i := 0; i < n; i++ {
@@ -85,12 +90,7 @@ func SampleGaussian(dst *mat.Dense, n int, mean []float64, chol *mat.Cholesky, s
 	var L mat.TriDense
 	chol.LTo(&L)
 	rng := newRand(src)
-	Z := mat.NewDense(n, p, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < p; j++ {
-			Z.Set(i, j, rng.NormFloat64())
-		}
-	}
+	Z := normalDense(rng, n, p)
 	dst.Mul(Z, L.T())
 	for i := 0; i < n; i++ {
 		row := dst.RawRowView(i)

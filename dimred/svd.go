@@ -230,10 +230,7 @@ func svdRandomized(a *mat.Dense, k int, s *SVDSettings, rnd *rand.Rand) ([]float
 		q = 0
 	}
 	l := min(k+p, min(m, n))
-	omega := mat.NewDense(n, l, nil)
-	for i := range omega.RawMatrix().Data {
-		omega.RawMatrix().Data[i] = rnd.NormFloat64()
-	}
+	omega := normalDense(rnd, n, l)
 	var Y, Z mat.Dense
 	Y.Mul(a, omega)
 	Qm := orthonormalCols(&Y, rnd)
