@@ -10,9 +10,18 @@ import (
 func ColumnMeans(Y mat.Matrix) []float64 {
 	n, p := Y.Dims()
 	mu := make([]float64, p)
-	for i := 0; i < n; i++ {
-		for j := 0; j < p; j++ {
-			mu[j] += Y.At(i, j)
+	if yd, ok := Y.(*mat.Dense); ok {
+		// Same sums, over raw rows.
+		for i := 0; i < n; i++ {
+			for j, v := range yd.RawRowView(i) {
+				mu[j] += v
+			}
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			for j := 0; j < p; j++ {
+				mu[j] += Y.At(i, j)
+			}
 		}
 	}
 	for j := range mu {
@@ -50,16 +59,9 @@ func Standardise(dst *mat.Dense, Y mat.Matrix) []float64 {
 	if n < 2 {
 		panic("dimred: Standardise needs at least two rows")
 	}
-	mu := ColumnMeans(Y)
-	sd := make([]float64, p)
-	for i := 0; i < n; i++ {
-		for j := 0; j < p; j++ {
-			d := Y.At(i, j) - mu[j]
-			sd[j] += d * d
-		}
-	}
+	sd := ColumnVariances(Y)
 	for j := range sd {
-		sd[j] = math.Sqrt(sd[j] / float64(n-1))
+		sd[j] = math.Sqrt(sd[j])
 		if sd[j] == 0 {
 			sd[j] = 1
 		}

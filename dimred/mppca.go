@@ -71,7 +71,7 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	m.pi, m.w = nil, nil
 	m.r = mat.NewDense(n, K, nil)
 	kmeansInit(yd, K, rand.New(src), m.r)
-	totVar := centredSumSq(yd, denseColMeans(yd)) / float64(n*p)
+	totVar := centredSumSq(yd, ColumnMeans(yd)) / float64(n*p)
 	floor := 1e-9 * totVar
 	if err := m.mStep(floor); err != nil {
 		return err

@@ -102,7 +102,7 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 		}
 	}
 	yd := asDense(Y)
-	mu := denseColMeans(yd)
+	mu := ColumnMeans(yd)
 	tr := centredSumSq(yd, mu) / float64(n) // tr S = n⁻¹ Σᵢ ‖ŷᵢ‖²
 	var (
 		vals         []float64
@@ -455,19 +455,4 @@ func finiteCheck(m mat.Matrix, what string) error {
 		}
 	}
 	return nil
-}
-
-// denseColMeans is ColumnMeans over raw rows.
-func denseColMeans(y *mat.Dense) []float64 {
-	n, p := y.Dims()
-	mu := make([]float64, p)
-	for i := 0; i < n; i++ {
-		for j, v := range y.RawRowView(i) {
-			mu[j] += v
-		}
-	}
-	for j := range mu {
-		mu[j] /= float64(n)
-	}
-	return mu
 }

@@ -218,7 +218,7 @@ func (m *PPCA) emDefaults() (int, float64) {
 func (m *PPCA) fitEM(Y *mat.Dense) error {
 	n, p := Y.Dims()
 	q := m.Q
-	mu := denseColMeans(Y)
+	mu := ColumnMeans(Y)
 	var S *mat.SymDense
 	if p <= n {
 		S = sampleCov(Y, mu)
