@@ -267,14 +267,7 @@ func (m *BayesianPCA) ActiveDims() int {
 // in dst, allocating it when nil, and returns it.
 func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 	m.mustFit()
-	if dst == nil {
-		dst = make([]float64, m.q)
-	}
-	if len(dst) != m.q {
-		panic(mat.ErrShape)
-	}
-	copy(dst, m.alpha)
-	return dst
+	return copyVecTo(dst, m.alpha)
 }
 
 // LatentTo stores the posterior means ⟨X⟩ (n×q; switched-off columns are

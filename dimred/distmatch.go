@@ -161,11 +161,7 @@ func (f *FeatureSelection) Selected() []int {
 // column order (dst is reused when it has length p).
 func (f *FeatureSelection) VariancesTo(dst []float64) []float64 {
 	f.mustFit()
-	if len(dst) != len(f.vars) {
-		dst = make([]float64, len(f.vars))
-	}
-	copy(dst, f.vars)
-	return dst
+	return copyVecReuse(dst, f.vars)
 }
 
 // LatentTo stores X (n×q), the selected (and scaled) columns of Y.
@@ -316,11 +312,7 @@ func (f *FeatureExtraction) RotationTo(dst *mat.Dense) {
 // covariance S = n⁻¹ŶᵀŶ (dst is reused when it has length q).
 func (f *FeatureExtraction) EigenvaluesTo(dst []float64) []float64 {
 	f.mustFit()
-	if len(dst) != len(f.lambda) {
-		dst = make([]float64, len(f.lambda))
-	}
-	copy(dst, f.lambda)
-	return dst
+	return copyVecReuse(dst, f.lambda)
 }
 
 // Error returns the closed-form distance-matching error
@@ -435,11 +427,7 @@ func (f *PrincipalCoordinates) EigenvectorsTo(dst *mat.Dense) {
 // those of S (dst is reused when it has length q).
 func (f *PrincipalCoordinates) EigenvaluesTo(dst []float64) []float64 {
 	f.mustFit()
-	if len(dst) != len(f.mu) {
-		dst = make([]float64, len(f.mu))
-	}
-	copy(dst, f.mu)
-	return dst
+	return copyVecReuse(dst, f.mu)
 }
 
 // Error returns the distance-matching error of the √(q/p)-scaled

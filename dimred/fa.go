@@ -209,14 +209,7 @@ func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 // dst, allocating it when nil, and returns it.
 func (m *FactorAnalysis) NoiseVariancesTo(dst []float64) []float64 {
 	m.mustFit()
-	if dst == nil {
-		dst = make([]float64, m.p)
-	}
-	if len(dst) != m.p {
-		panic(mat.ErrShape)
-	}
-	copy(dst, m.psi)
-	return dst
+	return copyVecTo(dst, m.psi)
 }
 
 // LogLikelihood returns log p(Y|W, μ, Ψ) at the fitted parameters.

@@ -292,14 +292,7 @@ func (k *KernelPCA) EigenvectorsTo(dst *mat.Dense) {
 // has length q, in a new slice when dst is nil; another length panics.
 func (k *KernelPCA) EigenvaluesTo(dst []float64) []float64 {
 	k.mustFitted()
-	if dst == nil {
-		dst = make([]float64, k.q)
-	}
-	if len(dst) != k.q {
-		panic(mat.ErrShape)
-	}
-	copy(dst, k.vals)
-	return dst
+	return copyVecTo(dst, k.vals)
 }
 
 // Trace returns tr K̃ = Σ_i λ_i over all n eigenvalues, the total variance

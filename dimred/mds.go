@@ -295,11 +295,7 @@ func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 // only the top q. dst is reused when it has the right length.
 func (m *ClassicalMDS) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
-	if len(dst) != len(m.vals) {
-		dst = make([]float64, len(m.vals))
-	}
-	copy(dst, m.vals)
-	return dst
+	return copyVecReuse(dst, m.vals)
 }
 
 // AllEigenvalues reports whether EigenvaluesTo returns the whole spectrum.

@@ -386,14 +386,7 @@ func (m *PCA) LoadingsTo(dst *mat.Dense) {
 // and returns it.
 func (m *PCA) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
-	if dst == nil {
-		dst = make([]float64, len(m.vals))
-	}
-	if len(dst) != len(m.vals) {
-		panic(mat.ErrShape)
-	}
-	copy(dst, m.vals)
-	return dst
+	return copyVecTo(dst, m.vals)
 }
 
 // TotalVariance returns tr S = Σᵢ λᵢ over all p eigenvalues.
