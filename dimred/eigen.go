@@ -170,11 +170,7 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 		}
 	}
 	p.ncv = max(2*k+4*p.block, k+48)
-	src := s.Src
-	if src == nil {
-		src = rand.NewPCG(1, 2)
-	}
-	p.rnd = rand.New(src)
+	p.rnd = rand.New(fitSource(s.Src))
 	if c, ok := op.(*CSR); ok && n >= chebMinN && k <= n/20 {
 		vals, vecs, err := chebyshevLanczos(c, k, end, p)
 		if !errors.Is(err, errChebUnsuitable) {

@@ -63,14 +63,10 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	// A private copy: LatentTo and ComponentLatentTo read the training data
 	// after Fit, and the caller may reuse Y.
 	yd := mat.DenseCopyOf(Y)
-	src := m.Src
-	if src == nil {
-		src = rand.NewPCG(1, 2)
-	}
 	m.n, m.p, m.y = n, p, yd
 	m.pi, m.w = nil, nil
 	m.r = mat.NewDense(n, K, nil)
-	kmeansInit(yd, K, rand.New(src), m.r)
+	kmeansInit(yd, K, rand.New(fitSource(m.Src)), m.r)
 	totVar := centredSumSq(yd, ColumnMeans(yd)) / float64(n*p)
 	floor := 1e-9 * totVar
 	if err := m.mStep(floor); err != nil {

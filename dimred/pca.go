@@ -126,12 +126,8 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 		if maxIter == 0 {
 			maxIter = 30
 		}
-		src := m.Src
-		if src == nil {
-			src = rand.NewPCG(1, 2)
-		}
 		var ok bool
-		vals, u, m.iters, ok, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(src))
+		vals, u, m.iters, ok, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(fitSource(m.Src)))
 		if err == nil && !ok {
 			notConverged = fmt.Errorf("%w: randomized PCA subspace still moving after %d power iterations (Tol %g); the leading eigenvalues are nearly equal — use PCALanczos, or raise MaxIter", ErrNotConverged, m.iters, tol)
 		}

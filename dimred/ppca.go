@@ -224,11 +224,7 @@ func (m *PPCA) fitEM(Y *mat.Dense) error {
 		S = sampleCov(Y, mu)
 	}
 	trS := centredSumSq(Y, mu) / float64(n)
-	src := m.Src
-	if src == nil {
-		src = rand.NewPCG(1, 2)
-	}
-	rnd := rand.New(src)
+	rnd := rand.New(fitSource(m.Src))
 	w := normalDense(rnd, p, q)
 	w.Scale(math.Sqrt(trS/float64(p)), w)
 	s2 := trS / float64(p)
@@ -507,10 +503,7 @@ func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
 	if n < 1 {
 		panic(fmt.Sprintf("dimred: PPCA.Sample n = %d < 1", n))
 	}
-	if src == nil {
-		src = rand.NewPCG(1, 2)
-	}
-	rnd := rand.New(src)
+	rnd := rand.New(fitSource(src))
 	q, p := m.fq(), m.p
 	reuseAs(dst, n, p)
 	x := normalDense(rnd, n, q)

@@ -20,6 +20,18 @@ func newRand(src rand.Source) *rand.Rand {
 	return rand.New(src)
 }
 
+// fitSource returns src, or, when it is nil, a new PCG(1, 2) source: the
+// fixed start of the fitting methods' random choices (eigensolver and SVD
+// start vectors, randomized PCA, PPCA's EM start and PPCA.Sample,
+// MixturePPCA's k-means seeding). The samplers above use DefaultSeed
+// instead (newRand).
+func fitSource(src rand.Source) rand.Source {
+	if src == nil {
+		return rand.NewPCG(1, 2)
+	}
+	return src
+}
+
 // normalDense returns an r×c matrix of independent standard normal draws
 // from rnd, filled row by row.
 func normalDense(rnd *rand.Rand, r, c int) *mat.Dense {

@@ -74,10 +74,7 @@ func TruncatedSVD(a mat.Matrix, k int, s *SVDSettings) (sv []float64, u, v *mat.
 			method = SVDExact
 		}
 	}
-	src := s.Src
-	if src == nil {
-		src = rand.NewPCG(1, 2)
-	}
+	src := fitSource(s.Src)
 	switch method {
 	case SVDDense:
 		sv, u, v, err = svdDense(a, k)
