@@ -22,6 +22,33 @@
 // Rows are observations everywhere: a data matrix Y is n×p and an embedding
 // X is n×q, the transpose of some textbooks' convention.
 //
+// # Methods, chapter by chapter
+//
+//	Chapter 1  EggMasses, GammaPDF, GammaCDF, InterpointSquaredDistance,
+//	           InterpointVariance, NormalisedInterpointDistances,
+//	           SampleIsotropic, SampleLinearGaussian, SampleGaussian
+//	Chapter 2  PCA, PPCA (closed form, EM, FitMissing), FactorAnalysis,
+//	           MixturePPCA, BayesianPCA; NearestNeighbourErrors,
+//	           Trustworthiness, Continuity
+//	Chapter 3  DistanceMatchingError, FeatureSelection, FeatureExtraction,
+//	           PrincipalCoordinates, ClassicalMDS, Procrustes, Bernoulli
+//	Chapter 4  Kernel (RBF, Linear, Polynomial), EQBasis, GramTo,
+//	           ImpliedSquaredDistancesTo, KernelPCA, PreImage
+//
+// # Numerical core
+//
+// Every method needs only a few eigenvectors, so the package has a partial
+// symmetric eigensolver: EigenSym (dense matrices) and EigenSymOp (any
+// SymOperator: DenseOperator, the sparse CSR type, or implicit operators
+// such as DoubleCentred, which applies −½ H A H without forming H). Small
+// problems use gonum's dense mat.EigenSym; larger ones a thick-restart
+// block Lanczos method with full reorthogonalisation (see EigenSettings for
+// the measured crossover). TruncatedSVD chooses between an exact path
+// through the eigensolver and the randomized range finder of Halko,
+// Martinsson and Tropp. Neighbourhood graphs (KNNGraph, EpsilonGraph,
+// ConnectedComponents) and GeodesicDistances serve the spectral methods.
+// Parallel work is spread over GOMAXPROCS goroutines.
+//
 // # Conventions
 //
 // Every embedding method implements [Embedder]: Fit(Y) then LatentTo(X).
