@@ -77,7 +77,7 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	if n <= q {
 		return fmt.Errorf("%w: BayesianPCA with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
 	}
-	if err := finiteCheck(Y, "Y"); err != nil {
+	if err := checkFinite(Y, "Y"); err != nil {
 		return err
 	}
 	yd := asDense(Y)

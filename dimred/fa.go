@@ -53,7 +53,7 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 	if err := checkLatentDim("FactorAnalysis", q, n, p); err != nil {
 		return err
 	}
-	if err := finiteCheck(Y, "Y"); err != nil {
+	if err := checkFinite(Y, "Y"); err != nil {
 		return err
 	}
 	yd := asDense(Y)

@@ -57,7 +57,7 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	if n < K*(q+1) {
 		return fmt.Errorf("%w: MixturePPCA with M = %d, q = %d needs n ≥ %d, have %d", ErrTooFewPoints, K, q, K*(q+1), n)
 	}
-	if err := finiteCheck(Y, "Y"); err != nil {
+	if err := checkFinite(Y, "Y"); err != nil {
 		return err
 	}
 	// A private copy: LatentTo and ComponentLatentTo read the training data

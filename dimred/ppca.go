@@ -80,7 +80,7 @@ func (m *PPCA) Fit(Y mat.Matrix) (err error) {
 	if err := checkLatentDim("PPCA", q, n, p); err != nil {
 		return err
 	}
-	if err := finiteCheck(Y, "Y"); err != nil {
+	if err := checkFinite(Y, "Y"); err != nil {
 		return err
 	}
 	yd := asDense(Y)
@@ -484,7 +484,7 @@ func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (float64, 
 	if !(sigma2 > 0) {
 		panic(fmt.Sprintf("dimred: PPCALogLikelihood σ² = %v must be positive", sigma2))
 	}
-	if err := finiteCheck(Y, "Y"); err != nil {
+	if err := checkFinite(Y, "Y"); err != nil {
 		return 0, err
 	}
 	yd := asDense(Y)
