@@ -5,10 +5,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/highdim"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
-
-	"github.com/dimredbook/book/dimred"
 )
 
 // distanceVariance is the caption statistic of the book's interpoint
@@ -16,7 +16,7 @@ import (
 // the columns (catalog book-ch1-2.md §1.1).
 func distanceVariance(t *testing.T, Y mat.Matrix) float64 {
 	t.Helper()
-	v, err := dimred.NormalisedInterpointDistances(Y)
+	v, err := highdim.NormalisedInterpointDistances(Y)
 	if err != nil {
 		t.Fatal(err)
 	}

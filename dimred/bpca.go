@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -77,10 +80,10 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	if n <= q {
 		return fmt.Errorf("%w: BayesianPCA with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	yd := asDense(Y)
+	yd := dense.AsDense(Y)
 	init := PPCA{Q: q}
 	if err := init.Fit(yd); err != nil {
 		return fmt.Errorf("BayesianPCA initialisation: %w", err)
@@ -267,21 +270,21 @@ func (m *BayesianPCA) ActiveDims() int {
 // in dst, allocating it when nil, and returns it.
 func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 	m.mustFit()
-	return copyVecTo(dst, m.alpha)
+	return dense.CopyVecTo(dst, m.alpha)
 }
 
 // LatentTo stores the posterior means ⟨X⟩ (n×q; switched-off columns are
 // zero) in dst.
 func (m *BayesianPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.q)
+	dense.ReuseAs(dst, m.n, m.q)
 	dst.Copy(m.x)
 }
 
 // LoadingsTo stores W (p×q; switched-off columns are zero) in dst.
 func (m *BayesianPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.p, m.q)
+	dense.ReuseAs(dst, m.p, m.q)
 	dst.Copy(m.w)
 }
 

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -39,7 +41,7 @@ func TestBayesianPCAKeepsTrueQ(t *testing.T) {
 			}
 		}
 		if len(act) == c.q {
-			if a := SubspaceAngle(subCols(&w, act), &wp); a > 0.01 {
+			if a := linalg.SubspaceAngle(subCols(&w, act), &wp); a > 0.01 {
 				t.Errorf("active subspace %g rad from PPCA's", a)
 			}
 		}

@@ -5,6 +5,11 @@ import (
 	"math"
 	"sort"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -71,28 +76,6 @@ func DistanceMatchingSum(D, Delta mat.Symmetric) float64 {
 	return 2 * s
 }
 
-// ColumnVariances returns the unbiased sample variance of each column of
-// the n×p matrix Y, ς²_k = (n−1)⁻¹ Σ_i (y_ik − μ_k)², the estimator the
-// book's feature-selection derivation uses (§3.3, footnote 4). n ≥ 2.
-func ColumnVariances(Y mat.Matrix) []float64 {
-	n, p := Y.Dims()
-	if n < 2 {
-		panic("dimred: ColumnVariances needs at least two rows")
-	}
-	mu := ColumnMeans(Y)
-	v := make([]float64, p)
-	for i := 0; i < n; i++ {
-		for j := 0; j < p; j++ {
-			d := Y.At(i, j) - mu[j]
-			v[j] += d * d
-		}
-	}
-	for j := range v {
-		v[j] /= float64(n - 1)
-	}
-	return v
-}
-
 // FeatureSelection reduces dimension by keeping the q columns of Y with
 // the largest unbiased variance ς²_k, scaled by ℓ = √(q/p) so that the
 // latent squared distances δ_ij/q match d_ij/p on the kept features (§3.3).
@@ -127,10 +110,10 @@ func (f *FeatureSelection) Fit(Y mat.Matrix) error {
 	if n < 2 {
 		return fmt.Errorf("%w: FeatureSelection needs n ≥ 2, got %d", ErrTooFewPoints, n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	vars := ColumnVariances(Y)
+	vars := linalg.ColumnVariances(Y)
 	order := make([]int, p)
 	for i := range order {
 		order[i] = i
@@ -161,14 +144,14 @@ func (f *FeatureSelection) Selected() []int {
 // column order (dst is reused when it has length p).
 func (f *FeatureSelection) VariancesTo(dst []float64) []float64 {
 	f.mustFit()
-	return copyVecReuse(dst, f.vars)
+	return dense.CopyVecTo(dst, f.vars)
 }
 
 // LatentTo stores X (n×q), the selected (and scaled) columns of Y.
 func (f *FeatureSelection) LatentTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.x.Dims()
-	reuseAs(dst, r, c)
+	dense.ReuseAs(dst, r, c)
 	dst.Copy(f.x)
 }
 
@@ -224,7 +207,7 @@ type FeatureExtraction struct {
 	// X = Ŷ R_q instead of √(q/p) Ŷ R_q.
 	NoScale bool
 
-	Eigen *EigenSettings // eigensolver settings; nil means defaults
+	Eigen *linalg.EigenSettings // eigensolver settings; nil means defaults
 
 	r      *mat.Dense // p×q
 	mu     []float64  // column means of Y
@@ -244,14 +227,14 @@ func (f *FeatureExtraction) Fit(Y mat.Matrix) error {
 	if n < 2 {
 		return fmt.Errorf("%w: FeatureExtraction needs n ≥ 2, got %d", ErrTooFewPoints, n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	var yc mat.Dense
-	mu := CentreColumns(&yc, Y)
+	mu := linalg.CentreColumns(&yc, Y)
 	S := mat.NewSymDense(p, nil)
 	S.SymOuterK(1/float64(n), yc.T())
-	vals, vecs, err := EigenSym(S, f.Q, Largest, f.Eigen)
+	vals, vecs, err := linalg.EigenSym(S, f.Q, linalg.Largest, f.Eigen)
 	if err != nil {
 		return err
 	}
@@ -276,7 +259,7 @@ func (f *FeatureExtraction) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if p != f.p {
 		panic(mat.ErrShape)
 	}
-	reuseAs(dst, m, f.Q)
+	dense.ReuseAs(dst, m, f.Q)
 	var yc mat.Dense
 	yc.CloneFrom(Ynew)
 	for i := 0; i < m; i++ {
@@ -295,7 +278,7 @@ func (f *FeatureExtraction) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 func (f *FeatureExtraction) LatentTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.x.Dims()
-	reuseAs(dst, r, c)
+	dense.ReuseAs(dst, r, c)
 	dst.Copy(f.x)
 }
 
@@ -304,7 +287,7 @@ func (f *FeatureExtraction) LatentTo(dst *mat.Dense) {
 func (f *FeatureExtraction) RotationTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.r.Dims()
-	reuseAs(dst, r, c)
+	dense.ReuseAs(dst, r, c)
 	dst.Copy(f.r)
 }
 
@@ -312,7 +295,7 @@ func (f *FeatureExtraction) RotationTo(dst *mat.Dense) {
 // covariance S = n⁻¹ŶᵀŶ (dst is reused when it has length q).
 func (f *FeatureExtraction) EigenvaluesTo(dst []float64) []float64 {
 	f.mustFit()
-	return copyVecReuse(dst, f.lambda)
+	return dense.CopyVecTo(dst, f.lambda)
 }
 
 // Error returns the closed-form distance-matching error
@@ -359,7 +342,7 @@ type PrincipalCoordinates struct {
 	// √(q/p) times it.
 	NoScale bool
 
-	Eigen *EigenSettings // eigensolver settings; nil means defaults
+	Eigen *linalg.EigenSettings // eigensolver settings; nil means defaults
 
 	u      *mat.Dense
 	mu     []float64 // top q eigenvalues of ŶŶᵀ
@@ -376,14 +359,14 @@ func (f *PrincipalCoordinates) Fit(Y mat.Matrix) error {
 	if f.Q <= 0 || f.Q >= n {
 		panic(fmt.Sprintf("dimred: PrincipalCoordinates q = %d outside [1, n−1=%d]", f.Q, n-1))
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	var yc mat.Dense
-	CentreColumns(&yc, Y)
+	linalg.CentreColumns(&yc, Y)
 	G := mat.NewSymDense(n, nil)
 	G.SymOuterK(1, &yc)
-	vals, vecs, err := EigenSym(G, f.Q, Largest, f.Eigen)
+	vals, vecs, err := linalg.EigenSym(G, f.Q, linalg.Largest, f.Eigen)
 	if err != nil {
 		return err
 	}
@@ -410,7 +393,7 @@ func (f *PrincipalCoordinates) Fit(Y mat.Matrix) error {
 func (f *PrincipalCoordinates) LatentTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.x.Dims()
-	reuseAs(dst, r, c)
+	dense.ReuseAs(dst, r, c)
 	dst.Copy(f.x)
 }
 
@@ -419,7 +402,7 @@ func (f *PrincipalCoordinates) LatentTo(dst *mat.Dense) {
 func (f *PrincipalCoordinates) EigenvectorsTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.u.Dims()
-	reuseAs(dst, r, c)
+	dense.ReuseAs(dst, r, c)
 	dst.Copy(f.u)
 }
 
@@ -427,7 +410,7 @@ func (f *PrincipalCoordinates) EigenvectorsTo(dst *mat.Dense) {
 // those of S (dst is reused when it has length q).
 func (f *PrincipalCoordinates) EigenvaluesTo(dst []float64) []float64 {
 	f.mustFit()
-	return copyVecReuse(dst, f.mu)
+	return dense.CopyVecTo(dst, f.mu)
 }
 
 // Error returns the distance-matching error of the √(q/p)-scaled

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -32,9 +34,9 @@ func TestDistanceMatchingClosedForms(t *testing.T) {
 	const n, p = 50, 6
 	Y := correlated(rng, n, p)
 	D := mat.NewSymDense(n, nil)
-	PairwiseSquaredDistances(D, Y)
+	linalg.PairwiseSquaredDistances(D, Y)
 	// identity: mean off-diagonal d_ij/p = (2/p) Σ ς²
-	vars := ColumnVariances(Y)
+	vars := linalg.ColumnVariances(Y)
 	tot := 0.0
 	for _, v := range vars {
 		tot += v
@@ -52,7 +54,7 @@ func TestDistanceMatchingClosedForms(t *testing.T) {
 		var X mat.Dense
 		fs.LatentTo(&X)
 		Dx := mat.NewSymDense(n, nil)
-		PairwiseSquaredDistances(Dx, &X)
+		linalg.PairwiseSquaredDistances(Dx, &X)
 		if got, want := DistanceMatchingError(D, Dx, p, q), fs.Error(); math.Abs(got-want) > 1e-12 {
 			t.Errorf("FS q=%d: brute force %g, closed form %g", q, got, want)
 		}
@@ -63,7 +65,7 @@ func TestDistanceMatchingClosedForms(t *testing.T) {
 		}
 		var Xe mat.Dense
 		fe.LatentTo(&Xe)
-		PairwiseSquaredDistances(Dx, &Xe)
+		linalg.PairwiseSquaredDistances(Dx, &Xe)
 		if got, want := DistanceMatchingError(D, Dx, p, q), fe.Error(); math.Abs(got-want) > 1e-12 {
 			t.Errorf("PCA q=%d: brute force %g, closed form %g", q, got, want)
 		}
@@ -135,8 +137,8 @@ func TestDistancesRotationInvariant(t *testing.T) {
 	qr.QTo(&R)
 	YR.Mul(Y, R.T())
 	D1, D2 := mat.NewSymDense(15, nil), mat.NewSymDense(15, nil)
-	PairwiseSquaredDistances(D1, Y)
-	PairwiseSquaredDistances(D2, &YR)
+	linalg.PairwiseSquaredDistances(D1, Y)
+	linalg.PairwiseSquaredDistances(D2, &YR)
 	if d := maxAbsDiff(D1, D2); d > 1e-10 {
 		t.Errorf("rotation changed distances by %g", d)
 	}
@@ -212,7 +214,7 @@ func TestDistanceMatchingSumIsADifferentObjective(t *testing.T) {
 	const n, p, q = 30, 4, 2
 	Y := correlated(rng, n, p)
 	D := mat.NewSymDense(n, nil)
-	PairwiseSquaredDistances(D, Y)
+	linalg.PairwiseSquaredDistances(D, Y)
 	errAt := func(l float64) (sum, norm float64, Dl *mat.SymDense) {
 		fs := &FeatureSelection{Q: q, NoScale: true}
 		if err := fs.Fit(Y); err != nil {
@@ -222,7 +224,7 @@ func TestDistanceMatchingSumIsADifferentObjective(t *testing.T) {
 		fs.LatentTo(&X)
 		X.Scale(l, &X)
 		Dl = mat.NewSymDense(n, nil)
-		PairwiseSquaredDistances(Dl, &X)
+		linalg.PairwiseSquaredDistances(Dl, &X)
 		return DistanceMatchingSum(D, Dl), DistanceMatchingError(D, Dl, p, q), Dl
 	}
 	lq := math.Sqrt(float64(q) / float64(p))

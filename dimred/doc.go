@@ -4,7 +4,7 @@
 //
 // # Notation
 //
-// The package follows the book's notation table (book L.117–217):
+// The package follows the book's notation table (the book's front matter):
 //
 //	symbol   Go name      size   meaning
 //	Y        Y            n×p    design matrix; row i is the observation y_{i,:}
@@ -17,37 +17,41 @@
 //	K        —            n×n    inner-product (Gram) matrix K = Ŷ Ŷᵀ
 //	D        D            n×n    squared (or plain, where stated) distances
 //	n, p, q  n, p, Q      —      points, features, latent dimensions
-//	G(a, b)  GammaPDF     —      gamma density with shape a and RATE b
+//	G(a, b)  highdim.GammaPDF    —      gamma density with shape a and RATE b
 //
 // Rows are observations everywhere: a data matrix Y is n×p and an embedding
 // X is n×q, the transpose of some textbooks' convention.
 //
 // # Methods, chapter by chapter
 //
-//	Chapter 1  EggMasses, GammaPDF, GammaCDF, InterpointSquaredDistance,
-//	           InterpointVariance, NormalisedInterpointDistances,
-//	           SampleIsotropic, SampleLinearGaussian, SampleGaussian
 //	Chapter 2  PCA, PPCA (closed form, EM, FitMissing), FactorAnalysis,
 //	           MixturePPCA, BayesianPCA; NearestNeighbourErrors,
 //	           Trustworthiness, Continuity
 //	Chapter 3  DistanceMatchingError, FeatureSelection, FeatureExtraction,
-//	           PrincipalCoordinates, ClassicalMDS, Procrustes, Bernoulli
-//	Chapter 4  Kernel (RBF, Linear, Polynomial), EQBasis, GramTo,
-//	           ImpliedSquaredDistancesTo, KernelPCA, PreImage
+//	           PrincipalCoordinates, ClassicalMDS, Procrustes
+//	Chapter 4  KernelPCA, PreImage
 //
-// # Numerical core
+// # Packages beneath
 //
-// Every method needs only a few eigenvectors, so the package has a partial
-// symmetric eigensolver: EigenSym (dense matrices) and EigenSymOp (any
-// SymOperator: DenseOperator, the sparse CSR type, or implicit operators
-// such as DoubleCentred, which applies −½ H A H without forming H). Small
-// problems use gonum's dense mat.EigenSym; larger ones a thick-restart
-// block Lanczos method with full reorthogonalisation (see EigenSettings for
-// the measured crossover). TruncatedSVD chooses between an exact path
-// through the eigensolver and the randomized range finder of Halko,
-// Martinsson and Tropp. Neighbourhood graphs (KNNGraph, EpsilonGraph,
-// ConnectedComponents) and GeodesicDistances serve the spectral methods.
-// Parallel work is spread over GOMAXPROCS goroutines.
+// The methods stand on four packages that can be used on their own:
+//
+//	dimred/linalg      the numerical core: a partial symmetric eigensolver
+//	                   (EigenSym, EigenSymOp: dense for small problems, thick-
+//	                   restart block Lanczos and Chebyshev filtering for large,
+//	                   sparse or implicit operators), TruncatedSVD, the sparse
+//	                   CSR type, distances, Gram products, centring,
+//	                   orthonormalisation and subspace angles
+//	dimred/neighbours  kNN and ε graphs, symmetrisation, connected
+//	                   components, geodesic distances and graph Laplacians
+//	dimred/kernel      covariance functions (RBF, Linear, Polynomial), Gram
+//	                   and cross-kernel matrices, basis-function feature maps
+//	dimred/highdim     Chapter 1's (and §3.2's) mathematics of high
+//	                   dimensions: egg masses, gamma laws of squared
+//	                   distances, Gaussian samplers, the Bernoulli model
+//
+// Errors raised in those packages wrap the same sentinel values as this
+// package's ([ErrNaN], [ErrNotConverged], [ErrDisconnected], ...), so
+// errors.Is works whichever layer raised them.
 //
 // # Conventions
 //

@@ -7,19 +7,18 @@ type Embedder interface {
 	// Fit fits the model to Y, an n×p matrix whose rows are observations.
 	// Y is never modified.
 	Fit(Y mat.Matrix) error
-	// LatentTo stores the n×q latent positions X in dst. An empty dst is
-	// resized; a dst of the wrong shape panics with mat.ErrShape.
+	// LatentTo stores the n×q latent positions X in dst. A nil or empty
+	// dst is resized; a dst of another shape panics with mat.ErrShape.
 	LatentTo(dst *mat.Dense)
 }
 
-// reuseAs resizes an empty dst to r×c, or panics with mat.ErrShape when a
-// non-empty dst has another shape.
-func reuseAs(dst *mat.Dense, r, c int) {
-	if dst.IsEmpty() {
-		dst.ReuseAs(r, c)
-		return
-	}
-	if rr, cc := dst.Dims(); rr != r || cc != c {
-		panic(mat.ErrShape)
-	}
+// Projector is implemented by the methods with an out-of-sample map: the
+// latent positions of new observations under the fitted model.
+type Projector interface {
+	Embedder
+	// ProjectTo stores in dst the m×q latent positions of the m×p rows of
+	// Ynew. An empty dst is resized; a dst of another shape, or Ynew with
+	// another number of columns than the training data, panics with
+	// mat.ErrShape. Using an unfitted model panics.
+	ProjectTo(dst *mat.Dense, Ynew mat.Matrix)
 }

@@ -1,56 +1,28 @@
 package dimred
 
-import (
-	"errors"
-	"fmt"
-	"math"
-
-	"gonum.org/v1/gonum/mat"
-)
+import "github.com/dimredbook/book/dimred/internal/errs"
 
 // Sentinel errors. Returned errors wrap one of these with context, so test
-// with errors.Is.
+// with errors.Is. They are the same values as those of the core packages
+// (linalg.ErrNaN, neighbours.ErrDisconnected, ...), so errors.Is works for
+// errors raised anywhere below dimred.
 var (
 	// ErrNaN reports a NaN or ±Inf in input data.
-	ErrNaN = errors.New("dimred: NaN or Inf in input")
+	ErrNaN = errs.ErrNaN
+	// ErrOverflow reports an intermediate result that overflowed although
+	// every input entry was finite (rescale the data).
+	ErrOverflow = errs.ErrOverflow
 	// ErrTooFewPoints reports too few observations for the requested model.
-	ErrTooFewPoints = errors.New("dimred: too few points")
+	ErrTooFewPoints = errs.ErrTooFewPoints
 	// ErrNotConverged reports an iterative method that stopped before
 	// reaching its tolerance.
-	ErrNotConverged = errors.New("dimred: not converged")
+	ErrNotConverged = errs.ErrNotConverged
 	// ErrSingular reports a matrix that is singular to working precision.
-	ErrSingular = errors.New("dimred: singular matrix")
+	ErrSingular = errs.ErrSingular
 	// ErrDisconnected reports a neighbourhood graph with more than one
 	// connected component where the method needs a connected graph.
-	ErrDisconnected = errors.New("dimred: disconnected neighbourhood graph")
+	ErrDisconnected = errs.ErrDisconnected
 	// ErrNotDistance reports a matrix that is not a valid distance matrix
 	// (not symmetric, negative or non-zero diagonal entries).
-	ErrNotDistance = errors.New("dimred: not a distance matrix")
+	ErrNotDistance = errs.ErrNotDistance
 )
-
-// checkFinite returns an error wrapping ErrNaN naming the first non-finite
-// entry of m, or nil.
-func checkFinite(m mat.Matrix, what string) error {
-	r, c := m.Dims()
-	if rm, ok := m.(mat.RawMatrixer); ok {
-		// dense fast path: scan the backing rows without interface calls
-		raw := rm.RawMatrix()
-		for i := 0; i < r; i++ {
-			for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+c] {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("%w: %s[%d,%d] = %v", ErrNaN, what, i, j, v)
-				}
-			}
-		}
-		return nil
-	}
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			v := m.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: %s[%d,%d] = %v", ErrNaN, what, i, j, v)
-			}
-		}
-	}
-	return nil
-}

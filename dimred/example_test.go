@@ -3,7 +3,9 @@ package dimred_test
 import (
 	"fmt"
 
-	"github.com/dimredbook/book/dimred"
+	"github.com/dimredbook/book/dimred/highdim"
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -11,7 +13,7 @@ import (
 // between 0.95σ and 1.05σ (green) and beyond (white).
 func ExampleEggMasses() {
 	for _, p := range []int{1, 2, 3, 1024} {
-		yolk, green, white := dimred.EggMasses(p, 0.95, 1.05)
+		yolk, green, white := highdim.EggMasses(p, 0.95, 1.05)
 		fmt.Printf("p=%-4d yolk %4.1f%%  green %4.1f%%  white %4.1f%%\n", p, 100*yolk, 100*green, 100*white)
 	}
 	// Output:
@@ -25,7 +27,7 @@ func ExampleEggMasses() {
 // 8σ⁴/p, as printed beside the book's histograms (Figs 1.10, 1.12, 1.14).
 func ExampleInterpointVariance() {
 	for _, p := range []int{12, 102, 6178} {
-		fmt.Printf("p=%d: %.3g\n", p, dimred.InterpointVariance(p, 1))
+		fmt.Printf("p=%d: %.3g\n", p, highdim.InterpointVariance(p, 1))
 	}
 	// Output:
 	// p=12: 0.667
@@ -36,7 +38,7 @@ func ExampleInterpointVariance() {
 func ExampleSquaredDistances() {
 	A := mat.NewDense(2, 2, []float64{0, 0, 3, 4})
 	var D mat.Dense
-	dimred.SquaredDistances(&D, A, A)
+	linalg.SquaredDistances(&D, A, A)
 	fmt.Println(mat.Formatted(&D))
 	// Output:
 	// ⎡ 0  25⎤

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -53,10 +56,10 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 	if err := checkLatentDim("FactorAnalysis", q, n, p); err != nil {
 		return err
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	yd := asDense(Y)
+	yd := dense.AsDense(Y)
 	init := PPCA{Q: q}
 	if err := init.Fit(yd); err != nil {
 		return fmt.Errorf("FactorAnalysis initialisation: %w", err)
@@ -194,14 +197,14 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 // LatentTo stores the posterior means ⟨X⟩ = Ŷ Ψ⁻¹ W G (n×q) in dst.
 func (m *FactorAnalysis) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.fq())
+	dense.ReuseAs(dst, m.n, m.fq())
 	dst.Copy(m.x)
 }
 
 // LoadingsTo stores W (p×q) in dst.
 func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.p, m.fq())
+	dense.ReuseAs(dst, m.p, m.fq())
 	dst.Copy(m.w)
 }
 
@@ -209,7 +212,7 @@ func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 // dst, allocating it when nil, and returns it.
 func (m *FactorAnalysis) NoiseVariancesTo(dst []float64) []float64 {
 	m.mustFit()
-	return copyVecTo(dst, m.psi)
+	return dense.CopyVecTo(dst, m.psi)
 }
 
 // LogLikelihood returns log p(Y|W, μ, Ψ) at the fitted parameters.
@@ -229,7 +232,7 @@ func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if c != m.p {
 		panic(mat.ErrShape)
 	}
-	if err := checkFinite(Ynew, "Ynew"); err != nil {
+	if err := errs.CheckFinite(Ynew, "Ynew"); err != nil {
 		panic("dimred: FactorAnalysis.ProjectTo: " + err.Error())
 	}
 	bt := mat.NewDense(m.p, m.fq(), nil)
@@ -240,8 +243,8 @@ func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	}
 	var b2 mat.Dense
 	b2.Mul(bt, m.g)
-	reuseAs(dst, r, m.fq())
-	centredMul(dst, asDense(Ynew), m.mu, &b2)
+	dense.ReuseAs(dst, r, m.fq())
+	centredMul(dst, dense.AsDense(Ynew), m.mu, &b2)
 }
 
 // fq is the latent dimension of the fit (Q may have been changed since).

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -64,7 +66,7 @@ func TestFactorAnalysisRecoversNoise(t *testing.T) {
 	}
 	var wf mat.Dense
 	fa.LoadingsTo(&wf)
-	if a := SubspaceAngle(&wf, w); a > 0.05 {
+	if a := linalg.SubspaceAngle(&wf, w); a > 0.05 {
 		t.Errorf("loadings subspace off by %g rad", a)
 	}
 	// FA beats PPCA in likelihood on heteroscedastic noise.

@@ -4,6 +4,13 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/kernel"
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/parallel"
+
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -39,14 +46,14 @@ import (
 // those in force at the last successful fit; changing Kernel or NoCentre
 // afterwards affects only the next fit.
 type KernelPCA struct {
-	Kernel   Kernel         // k(y, y'); required: Fit panics on nil
-	Q        int            // q, latent dimension; 0 means 2
-	NoCentre bool           // use K itself, uncentred, as the book's demSixKpca.m does
-	Eigen    *EigenSettings // eigensolver settings; nil means defaults
+	Kernel   kernel.Kernel         // k(y, y'); required: Fit panics on nil
+	Q        int                   // q, latent dimension; 0 means 2
+	NoCentre bool                  // use K itself, uncentred, as the book's demSixKpca.m does
+	Eigen    *linalg.EigenSettings // eigensolver settings; nil means defaults
 
-	y         *mat.Dense // training points (nil after FitGram)
-	kern      Kernel     // the kernel of the fit (ProjectTo uses it)
-	centred   bool       // whether the fit centred K
+	y         *mat.Dense    // training points (nil after FitGram)
+	kern      kernel.Kernel // the kernel of the fit (ProjectTo uses it)
+	centred   bool          // whether the fit centred K
 	n, q      int
 	colMean   []float64 // k̄_j = n⁻¹ Σ_i K_ij
 	grandMean float64   // n⁻² Σ_ij K_ij
@@ -73,11 +80,11 @@ func (k *KernelPCA) Fit(Y mat.Matrix) error {
 	if n < 2 {
 		return fmt.Errorf("%w: KernelPCA needs at least 2 points, have %d", ErrTooFewPoints, n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	K := mat.NewSymDense(n, nil)
-	GramTo(K, k.Kernel, Y)
+	kernel.Gram(K, k.Kernel, Y)
 	if err := k.fit(K); err != nil {
 		return err
 	}
@@ -155,19 +162,19 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 		tr -= float64(n) * grand
 	}
 
-	// Few components of a large matrix: block Lanczos (EigenSymOp) on a
+	// Few components of a large matrix: block Lanczos (linalg.EigenSymOp) on a
 	// product that streams the stored triangle of K once per block of
 	// vectors on all cores, with the centring applied implicitly,
 	// K̃x = Kx − 1(k̄ᵀx) − k̄(1ᵀx) + k̄(1ᵀx)1, so K̃ is never formed.
 	// Otherwise (small n, many components, or a dense solver asked for)
-	// K̃ is formed in place and handed to EigenSym.
+	// K̃ is formed in place and handed to linalg.EigenSym.
 	var vals []float64
 	var vecs *mat.Dense
 	var err error
-	if n <= kpcaDenseMax || 10*q > n || (k.Eigen != nil && k.Eigen.Method == EigenDense) {
+	if n <= kpcaDenseMax || 10*q > n || (k.Eigen != nil && k.Eigen.Method == linalg.EigenDense) {
 		if !k.NoCentre {
 			// K̃_ij = K_ij − k̄_i − k̄_j + k̄ on the upper triangle, all cores.
-			parallelTriRows(n, func(i int) {
+			parallel.TriRows(n, func(i int) {
 				row := a[i*s+i : i*s+n]
 				ci := colMean[i] - grand
 				for j := range row {
@@ -175,24 +182,24 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 				}
 			})
 		}
-		vals, vecs, err = EigenSym(K, q, Largest, k.Eigen)
+		vals, vecs, err = linalg.EigenSym(K, q, linalg.Largest, k.Eigen)
 	} else {
-		op := newUpperSymOp(raw)
+		op := linalg.DenseOperator(K)
 		if !k.NoCentre {
-			op.mean, op.grand = colMean, grand
+			op = linalg.CentredDenseOperator(K, colMean, grand)
 		}
 		// The triangle product costs about the same per vector for any
 		// block size, so a block as small as q (at least 2) needs the fewest
 		// products: measured 15 % less CPU than the solver's default of 4
 		// for q = 2, n = 4000.
-		es := EigenSettings{}
+		es := linalg.EigenSettings{}
 		if k.Eigen != nil {
 			es = *k.Eigen
 		}
 		if es.BlockSize == 0 {
 			es.BlockSize = max(2, min(q, 8))
 		}
-		vals, vecs, err = EigenSymOp(op, q, Largest, &es)
+		vals, vecs, err = linalg.EigenSymOp(op, q, linalg.Largest, &es)
 	}
 	if err != nil {
 		return fmt.Errorf("dimred: KernelPCA eigendecomposition: %w", err)
@@ -207,15 +214,15 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 // upper triangle of a (row stride s), on all cores, and the first row of a
 // worker's share holding a NaN or Inf (−1 if none; the caller rescans).
 func kpcaRowSums(a []float64, n, s int) ([]float64, int) {
-	w := upperTriWorkers(n)
+	w := parallel.UpperTriWorkers(n)
 	parts := make([][]float64, w)
 	bad := make([]int, w)
 	for t := range parts {
 		parts[t] = make([]float64, n)
 		bad[t] = -1
 	}
-	parallelDo(w, func(t int) {
-		lo, hi := triBounds(n, w, t), triBounds(n, w, t+1)
+	parallel.Do(w, func(t int) {
+		lo, hi := parallel.TriBounds(n, w, t), parallel.TriBounds(n, w, t+1)
 		rs := parts[t]
 		for i := lo; i < hi; i++ {
 			row := a[i*s+i : i*s+n]
@@ -270,7 +277,7 @@ func (k *KernelPCA) scale(c int) (sqrtL, invSqrtL float64) {
 // another shape panics with mat.ErrShape.
 func (k *KernelPCA) LatentTo(dst *mat.Dense) {
 	k.mustFitted()
-	reuseAs(dst, k.n, k.q)
+	dense.ReuseAs(dst, k.n, k.q)
 	for c := 0; c < k.q; c++ {
 		r, _ := k.scale(c)
 		for i := 0; i < k.n; i++ {
@@ -283,7 +290,7 @@ func (k *KernelPCA) LatentTo(dst *mat.Dense) {
 // kernel matrix in dst (each column's largest-magnitude entry positive).
 func (k *KernelPCA) EigenvectorsTo(dst *mat.Dense) {
 	k.mustFitted()
-	reuseAs(dst, k.n, k.q)
+	dense.ReuseAs(dst, k.n, k.q)
 	dst.Copy(k.vecs)
 }
 
@@ -292,7 +299,7 @@ func (k *KernelPCA) EigenvectorsTo(dst *mat.Dense) {
 // has length q, in a new slice when dst is nil; another length panics.
 func (k *KernelPCA) EigenvaluesTo(dst []float64) []float64 {
 	k.mustFitted()
-	return copyVecTo(dst, k.vals)
+	return dense.CopyVecTo(dst, k.vals)
 }
 
 // Trace returns tr K̃ = Σ_i λ_i over all n eigenvalues, the total variance
@@ -325,7 +332,7 @@ func (k *KernelPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		panic("dimred: KernelPCA.ProjectTo after FitGram: no training points; use ProjectKernelTo")
 	}
 	var kt mat.Dense
-	KernelMatrixTo(&kt, k.kern, Ynew, k.y)
+	kernel.Cross(&kt, k.kern, Ynew, k.y)
 	k.ProjectKernelTo(dst, &kt)
 }
 
@@ -360,7 +367,7 @@ func (k *KernelPCA) ProjectKernelTo(dst *mat.Dense, Kt mat.Matrix) {
 			}
 		}
 	}
-	reuseAs(dst, m, k.q)
+	dense.ReuseAs(dst, m, k.q)
 	dst.Mul(kc, k.vecs)
 	for c := 0; c < k.q; c++ {
 		_, inv := k.scale(c)

@@ -5,6 +5,12 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/internal/testutil"
+
+	"github.com/dimredbook/book/dimred/kernel"
+
+	"github.com/dimredbook/book/dimred/internal/benchutil"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -12,7 +18,7 @@ import (
 // (3 roll coordinates plus 7 small-noise ones): a smooth low-dimensional
 // structure so the kernel spectrum has a few leading eigenvalues.
 func kpBenchData(n int) *mat.Dense {
-	Y := kpRandDense(n, 10, 99)
+	Y := testutil.RandDense(n, 10, 99)
 	for i := 0; i < n; i++ {
 		t := 1.5 * math.Pi * (1 + 2*float64(i)/float64(n))
 		h := Y.At(i, 1)
@@ -34,9 +40,9 @@ func BenchmarkKernelPCARBF(b *testing.B) {
 	for _, n := range []int{500, 1000, 2000, 4000} {
 		Y := kpBenchData(n)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer cpuMetric(b)()
+			defer benchutil.CPUMetric(b)()
 			for range b.N {
-				kp := KernelPCA{Kernel: RBF{LengthScale: 3}, Q: 2}
+				kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 3}, Q: 2}
 				if err := kp.Fit(Y); err != nil {
 					b.Fatal(err)
 				}
@@ -53,7 +59,7 @@ func BenchmarkRBFGram(b *testing.B) {
 		K := mat.NewSymDense(n, nil)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			for range b.N {
-				GramTo(K, RBF{LengthScale: 3}, Y)
+				kernel.Gram(K, kernel.RBF{LengthScale: 3}, Y)
 			}
 		})
 	}

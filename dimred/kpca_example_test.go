@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/kernel"
+
 	"github.com/dimredbook/book/dimred"
 	"gonum.org/v1/gonum/mat"
 )
@@ -18,7 +20,7 @@ func ExampleKernelPCA() {
 		Y.Set(i, 0, math.Cos(t))
 		Y.Set(i, 1, math.Sin(t))
 	}
-	kp := dimred.KernelPCA{Kernel: dimred.RBF{LengthScale: 1}, Q: 2}
+	kp := dimred.KernelPCA{Kernel: kernel.RBF{LengthScale: 1}, Q: 2}
 	if err := kp.Fit(Y); err != nil {
 		fmt.Println(err)
 		return
@@ -47,16 +49,4 @@ func ExampleKernelPCA() {
 	// variance explained by 2 components: 0.778
 	// latent radius of a training point 0.6448, of the new point 0.6448
 	// pre-image of the new point: radius 1.00 at 90.0°
-}
-
-// The implied distances of the RBF kernel: pairs the kernel sees as
-// dissimilar sit at √2 (book Fig 4.6).
-func ExampleImpliedSquaredDistancesTo() {
-	Y := mat.NewDense(3, 1, []float64{0, 0.5, 10})
-	var K, D mat.SymDense
-	dimred.GramTo(&K, dimred.RBF{LengthScale: 1}, Y)
-	dimred.ImpliedSquaredDistancesTo(&D, &K)
-	fmt.Printf("d(0, 0.5) = %.4f, d(0, 10) = %.4f, √2 = %.4f\n", math.Sqrt(D.At(0, 1)), math.Sqrt(D.At(0, 2)), math.Sqrt2)
-	// Output:
-	// d(0, 0.5) = 0.4848, d(0, 10) = 1.4142, √2 = 1.4142
 }

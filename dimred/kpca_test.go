@@ -6,6 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/internal/testutil"
+
+	"github.com/dimredbook/book/dimred/kernel"
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -34,14 +39,14 @@ func kpAlignedMaxDiff(got, want mat.Matrix) float64 {
 // Kernel PCA with the linear kernel is PCA: its latent positions are the
 // principal component scores Ŷ V (gonum's stat.PC as the oracle).
 func TestKernelPCALinearIsPCA(t *testing.T) {
-	Y := kpRandDense(60, 5, 11)
+	Y := testutil.RandDense(60, 5, 11)
 	// Give the columns different scales so the spectrum is well separated.
 	for j, s := range []float64{5, 3, 2, 1, 0.5} {
 		for i := 0; i < 60; i++ {
 			Y.Set(i, j, s*Y.At(i, j)+float64(j))
 		}
 	}
-	kp := KernelPCA{Kernel: Linear{}, Q: 3}
+	kp := KernelPCA{Kernel: kernel.Linear{}, Q: 3}
 	if err := kp.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +60,7 @@ func TestKernelPCALinearIsPCA(t *testing.T) {
 	var V mat.Dense
 	pc.VectorsTo(&V)
 	var Yc, scores mat.Dense
-	CentreColumns(&Yc, Y)
+	linalg.CentreColumns(&Yc, Y)
 	scores.Mul(&Yc, V.Slice(0, 5, 0, 3))
 	if d := kpAlignedMaxDiff(&X, &scores); d > 1e-8 {
 		t.Errorf("linear kernel PCA differs from PCA scores by %v", d)
@@ -83,8 +88,8 @@ func TestKernelPCALinearIsPCA(t *testing.T) {
 // At full rank X Xᵀ equals the centred kernel matrix; the latent distances
 // are then the implied feature-space distances 2 − 2k_ij.
 func TestKernelPCAFullRank(t *testing.T) {
-	Y := kpRandDense(40, 3, 12)
-	k := RBF{LengthScale: 0.7}
+	Y := testutil.RandDense(40, 3, 12)
+	k := kernel.RBF{LengthScale: 0.7}
 	for _, noCentre := range []bool{false, true} {
 		kp := KernelPCA{Kernel: k, Q: 40, NoCentre: noCentre}
 		if err := kp.Fit(Y); err != nil {
@@ -94,7 +99,7 @@ func TestKernelPCAFullRank(t *testing.T) {
 		kp.LatentTo(&X)
 		XXt.Mul(&X, X.T())
 		var K mat.SymDense
-		GramTo(&K, k, Y)
+		kernel.Gram(&K, k, Y)
 		want := mat.NewDense(40, 40, nil)
 		want.Copy(&K)
 		if !noCentre {
@@ -109,10 +114,10 @@ func TestKernelPCAFullRank(t *testing.T) {
 			want.Mul(want, H)
 		}
 		if !mat.EqualApprox(&XXt, want, 1e-10) {
-			t.Errorf("NoCentre=%v: X Xᵀ ≠ K̃ (max diff %v)", noCentre, kpMaxAbsDiff(&XXt, want))
+			t.Errorf("NoCentre=%v: X Xᵀ ≠ K̃ (max diff %v)", noCentre, testutil.MaxAbsDiff(&XXt, want))
 		}
 		var D mat.SymDense
-		PairwiseSquaredDistances(&D, &X)
+		linalg.PairwiseSquaredDistances(&D, &X)
 		for i := 0; i < 40; i++ {
 			for j := 0; j < 40; j++ {
 				if w := 2 - 2*K.At(i, j); math.Abs(D.At(i, j)-w) > 1e-10 {
@@ -129,16 +134,10 @@ func TestKernelPCAFullRank(t *testing.T) {
 	}
 }
 
-func kpMaxAbsDiff(a, b mat.Matrix) float64 {
-	var d mat.Dense
-	d.Sub(a, b)
-	return math.Max(mat.Max(&d), -mat.Min(&d))
-}
-
 // ProjectTo on the training points returns their fitted latent positions.
 func TestKernelPCAProjectTraining(t *testing.T) {
-	Y := kpRandDense(50, 4, 13)
-	for _, k := range []Kernel{RBF{LengthScale: 1.5}, Linear{}, Polynomial{Degree: 2, Offset: 1}} {
+	Y := testutil.RandDense(50, 4, 13)
+	for _, k := range []kernel.Kernel{kernel.RBF{LengthScale: 1.5}, kernel.Linear{}, kernel.Polynomial{Degree: 2, Offset: 1}} {
 		for _, noCentre := range []bool{false, true} {
 			kp := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre}
 			if err := kp.Fit(Y); err != nil {
@@ -147,24 +146,24 @@ func TestKernelPCAProjectTraining(t *testing.T) {
 			var X, P mat.Dense
 			kp.LatentTo(&X)
 			kp.ProjectTo(&P, Y)
-			if d := kpMaxAbsDiff(&X, &P); d > 1e-9*math.Max(1, mat.Max(&X)) {
+			if d := testutil.MaxAbsDiff(&X, &P); d > 1e-9*math.Max(1, mat.Max(&X)) {
 				t.Errorf("%T NoCentre=%v: ProjectTo(training) differs from latent by %v", k, noCentre, d)
 			}
 		}
 	}
 	// Linear kernel: projecting new points is PCA's projection (ŷ* V).
-	kp := KernelPCA{Kernel: Linear{}, Q: 2}
+	kp := KernelPCA{Kernel: kernel.Linear{}, Q: 2}
 	if err := kp.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
-	Ynew := kpRandDense(5, 4, 14)
+	Ynew := testutil.RandDense(5, 4, 14)
 	var P mat.Dense
 	kp.ProjectTo(&P, Ynew)
 	var pc stat.PC
 	pc.PrincipalComponents(Y, nil)
 	var V mat.Dense
 	pc.VectorsTo(&V)
-	mu := ColumnMeans(Y)
+	mu := linalg.ColumnMeans(Y)
 	var Yc, want mat.Dense
 	Yc.CloneFrom(Ynew)
 	for i := 0; i < 5; i++ {
@@ -177,7 +176,7 @@ func TestKernelPCAProjectTraining(t *testing.T) {
 	var X, S mat.Dense
 	kp.LatentTo(&X)
 	var Yt mat.Dense
-	CentreColumns(&Yt, Y)
+	linalg.CentreColumns(&Yt, Y)
 	S.Mul(&Yt, V.Slice(0, 4, 0, 2))
 	for c := 0; c < 2; c++ {
 		if mat.Dot(X.ColView(c), S.ColView(c)) < 0 {
@@ -186,7 +185,7 @@ func TestKernelPCAProjectTraining(t *testing.T) {
 			}
 		}
 	}
-	if d := kpMaxAbsDiff(&P, &want); d > 1e-8 {
+	if d := testutil.MaxAbsDiff(&P, &want); d > 1e-8 {
 		t.Errorf("linear ProjectTo differs from PCA projection by %v", d)
 	}
 }
@@ -197,11 +196,11 @@ func TestKernelPCAIterativePath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("n = 700 eigenproblems")
 	}
-	Y := kpRandDense(700, 3, 15)
-	k := RBF{LengthScale: 1}
+	Y := testutil.RandDense(700, 3, 15)
+	k := kernel.RBF{LengthScale: 1}
 	for _, noCentre := range []bool{false, true} {
-		a := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre, Eigen: &EigenSettings{Method: EigenLanczos}}
-		b := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre, Eigen: &EigenSettings{Method: EigenDense}}
+		a := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre, Eigen: &linalg.EigenSettings{Method: linalg.EigenLanczos}}
+		b := KernelPCA{Kernel: k, Q: 3, NoCentre: noCentre, Eigen: &linalg.EigenSettings{Method: linalg.EigenDense}}
 		if err := a.Fit(Y); err != nil {
 			t.Fatal(err)
 		}
@@ -219,17 +218,17 @@ func TestKernelPCAIterativePath(t *testing.T) {
 		}
 		var Pa mat.Dense
 		a.ProjectTo(&Pa, Y)
-		if d := kpMaxAbsDiff(&Pa, &Xa); d > 1e-8 {
+		if d := testutil.MaxAbsDiff(&Pa, &Xa); d > 1e-8 {
 			t.Errorf("NoCentre=%v: iterative ProjectTo(training) off by %v", noCentre, d)
 		}
 	}
 }
 
 func TestKernelPCAFitGram(t *testing.T) {
-	Y := kpRandDense(30, 2, 16)
-	k := RBF{LengthScale: 1}
+	Y := testutil.RandDense(30, 2, 16)
+	k := kernel.RBF{LengthScale: 1}
 	var K mat.SymDense
-	GramTo(&K, k, Y)
+	kernel.Gram(&K, k, Y)
 	a := KernelPCA{Kernel: k, Q: 2}
 	b := KernelPCA{Q: 2}
 	if err := a.Fit(Y); err != nil {
@@ -248,119 +247,58 @@ func TestKernelPCAFitGram(t *testing.T) {
 	if !mat.EqualApprox(&Xb, &Pb, 1e-10) {
 		t.Error("ProjectKernelTo(K) differs from latent")
 	}
-	kpMustPanic(t, "ProjectTo after FitGram", func() { b.ProjectTo(&Pb, Y) })
+	testutil.MustPanic(t, "ProjectTo after FitGram", func() { b.ProjectTo(&Pb, Y) })
 	if K.At(0, 1) != k.Eval(Y.RawRowView(0), Y.RawRowView(1)) {
 		t.Error("FitGram modified K")
 	}
 }
 
 func TestKernelPCABadInput(t *testing.T) {
-	Y := kpRandDense(10, 3, 17)
+	Y := testutil.RandDense(10, 3, 17)
 	Y.Set(4, 2, math.NaN())
-	kp := KernelPCA{Kernel: RBF{LengthScale: 1}}
+	kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}}
 	if err := kp.Fit(Y); !errors.Is(err, ErrNaN) {
 		t.Errorf("NaN in Y: err = %v, want ErrNaN", err)
 	}
-	if err := kp.Fit(kpRandDense(1, 3, 1)); !errors.Is(err, ErrTooFewPoints) {
+	if err := kp.Fit(testutil.RandDense(1, 3, 1)); !errors.Is(err, ErrTooFewPoints) {
 		t.Errorf("one point: err = %v, want ErrTooFewPoints", err)
 	}
-	big := kpRandDense(5, 2, 1)
+	big := testutil.RandDense(5, 2, 1)
 	big.Set(0, 0, 1e200)
-	kp2 := KernelPCA{Kernel: Polynomial{Degree: 3}}
+	kp2 := KernelPCA{Kernel: kernel.Polynomial{Degree: 3}}
 	if err := kp2.Fit(big); !errors.Is(err, ErrNaN) {
 		t.Errorf("overflowing kernel: err = %v, want ErrNaN", err)
 	}
-	good := kpRandDense(10, 3, 18)
-	kpMustPanic(t, "nil kernel", func() { (&KernelPCA{}).Fit(good) })
-	kpMustPanic(t, "Q > n", func() { (&KernelPCA{Kernel: Linear{}, Q: 11}).Fit(good) })
-	kpMustPanic(t, "Q < 0", func() { (&KernelPCA{Kernel: Linear{}, Q: -1}).Fit(good) })
-	kpMustPanic(t, "non-positive width", func() { (&KernelPCA{Kernel: RBF{}}).Fit(good) })
-	kpMustPanic(t, "unfitted", func() {
+	good := testutil.RandDense(10, 3, 18)
+	testutil.MustPanic(t, "nil kernel", func() { (&KernelPCA{}).Fit(good) })
+	testutil.MustPanic(t, "Q > n", func() { (&KernelPCA{Kernel: kernel.Linear{}, Q: 11}).Fit(good) })
+	testutil.MustPanic(t, "Q < 0", func() { (&KernelPCA{Kernel: kernel.Linear{}, Q: -1}).Fit(good) })
+	testutil.MustPanic(t, "non-positive width", func() { (&KernelPCA{Kernel: kernel.RBF{}}).Fit(good) })
+	testutil.MustPanic(t, "unfitted", func() {
 		var X mat.Dense
-		(&KernelPCA{Kernel: Linear{}}).LatentTo(&X)
+		(&KernelPCA{Kernel: kernel.Linear{}}).LatentTo(&X)
 	})
-	kp3 := KernelPCA{Kernel: RBF{LengthScale: 1}}
+	kp3 := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}}
 	if err := kp3.Fit(good); err != nil {
 		t.Fatal(err)
 	}
-	kpMustPanic(t, "ProjectTo column mismatch", func() {
+	testutil.MustPanic(t, "ProjectTo column mismatch", func() {
 		var P mat.Dense
-		kp3.ProjectTo(&P, kpRandDense(2, 4, 1))
+		kp3.ProjectTo(&P, testutil.RandDense(2, 4, 1))
 	})
-	kpMustPanic(t, "LatentTo wrong dst", func() { kp3.LatentTo(mat.NewDense(3, 3, nil)) })
-	kpMustPanic(t, "ProjectKernelTo wrong width", func() {
+	testutil.MustPanic(t, "LatentTo wrong dst", func() { kp3.LatentTo(mat.NewDense(3, 3, nil)) })
+	testutil.MustPanic(t, "ProjectKernelTo wrong width", func() {
 		var P mat.Dense
 		kp3.ProjectKernelTo(&P, mat.NewDense(2, 9, nil))
 	})
-}
-
-// The one-pass triangle product equals the dense product, for one vector
-// and for blocks, on one core and on several.
-func TestKPCAUpperOp(t *testing.T) {
-	for _, n := range []int{7, 300} {
-		A := kpRandDense(n, n, 21)
-		S := mat.NewSymDense(n, nil)
-		for i := 0; i < n; i++ {
-			for j := i; j < n; j++ {
-				S.SetSym(i, j, A.At(i, j))
-			}
-		}
-		raw := S.RawSymmetric()
-		op := newUpperSymOp(raw)
-		for _, b := range []int{1, 3} {
-			X := kpRandDense(b, n, 22)
-			dst := make([]float64, b*n)
-			if b == 1 {
-				op.MulVecTo(dst, X.RawRowView(0))
-			} else {
-				op.mulBlockTo(dst, X.RawMatrix().Data, b)
-			}
-			var want mat.Dense
-			want.Mul(X, S) // rows: xᵀS = (S x)ᵀ
-			got := mat.NewDense(b, n, dst)
-			if d := kpMaxAbsDiff(got, &want); d > 1e-12 {
-				t.Errorf("n=%d b=%d: max diff %v", n, b, d)
-			}
-		}
-		// With implicit centring the operator is H S H.
-		mean := make([]float64, n)
-		grand := 0.0
-		for i := range mean {
-			for j := 0; j < n; j++ {
-				mean[i] += S.At(i, j)
-			}
-			mean[i] /= float64(n)
-			grand += mean[i] / float64(n)
-		}
-		cop := newUpperSymOp(raw)
-		cop.mean, cop.grand = mean, grand
-		H := mat.NewDense(n, n, nil)
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				H.Set(i, j, -1/float64(n))
-			}
-			H.Set(i, i, 1-1/float64(n))
-		}
-		var hsh, hs mat.Dense
-		hs.Mul(H, S)
-		hsh.Mul(&hs, H)
-		X := kpRandDense(3, n, 23)
-		dst := make([]float64, 3*n)
-		cop.mulBlockTo(dst, X.RawMatrix().Data, 3)
-		var want mat.Dense
-		want.Mul(X, &hsh)
-		if d := kpMaxAbsDiff(mat.NewDense(3, n, dst), &want); d > 1e-10 {
-			t.Errorf("n=%d centred: max diff %v", n, d)
-		}
-	}
 }
 
 // A refit that fails must leave the model unfitted, not serving the old
 // fit (DESIGN error policy); the kernel and centring in force at the last
 // successful fit are the ones ProjectTo uses.
 func TestKernelPCAFailedRefitUnfits(t *testing.T) {
-	good := kpRandDense(10, 3, 18)
-	bad := kpRandDense(10, 3, 19)
+	good := testutil.RandDense(10, 3, 18)
+	bad := testutil.RandDense(10, 3, 19)
 	bad.Set(2, 1, math.NaN())
 	cases := []struct {
 		name  string
@@ -368,7 +306,7 @@ func TestKernelPCAFailedRefitUnfits(t *testing.T) {
 		want  error
 	}{
 		{"NaN in Y", func(kp *KernelPCA) error { return kp.Fit(bad) }, ErrNaN},
-		{"one point", func(kp *KernelPCA) error { return kp.Fit(kpRandDense(1, 3, 1)) }, ErrTooFewPoints},
+		{"one point", func(kp *KernelPCA) error { return kp.Fit(testutil.RandDense(1, 3, 1)) }, ErrTooFewPoints},
 		{"FitGram one point", func(kp *KernelPCA) error { return kp.FitGram(mat.NewSymDense(1, []float64{1})) }, ErrTooFewPoints},
 		{"FitGram NaN", func(kp *KernelPCA) error {
 			K := mat.NewSymDense(3, []float64{1, 0, 0, 0, 1, math.NaN(), 0, math.NaN(), 1})
@@ -376,34 +314,34 @@ func TestKernelPCAFailedRefitUnfits(t *testing.T) {
 		}, ErrNaN},
 	}
 	for _, c := range cases {
-		kp := KernelPCA{Kernel: RBF{LengthScale: 1}}
+		kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}}
 		if err := kp.Fit(good); err != nil {
 			t.Fatal(err)
 		}
 		if err := c.refit(&kp); !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
 		}
-		kpMustPanic(t, c.name+": LatentTo after failed refit", func() {
+		testutil.MustPanic(t, c.name+": LatentTo after failed refit", func() {
 			var X mat.Dense
 			kp.LatentTo(&X)
 		})
-		kpMustPanic(t, c.name+": ProjectTo after failed refit", func() {
+		testutil.MustPanic(t, c.name+": ProjectTo after failed refit", func() {
 			var P mat.Dense
 			kp.ProjectTo(&P, good)
 		})
 	}
 
 	// Changing the fields after a fit does not change what ProjectTo does.
-	kp := KernelPCA{Kernel: RBF{LengthScale: 1}, Q: 3}
+	kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}, Q: 3}
 	if err := kp.Fit(good); err != nil {
 		t.Fatal(err)
 	}
 	var X, P mat.Dense
 	kp.LatentTo(&X)
-	kp.Kernel, kp.NoCentre = Linear{}, true
+	kp.Kernel, kp.NoCentre = kernel.Linear{}, true
 	kp.ProjectTo(&P, good)
-	if d := kpMaxAbsDiff(&X, &P); d > 1e-12 {
-		t.Errorf("ProjectTo after changing Kernel/NoCentre: max diff %.3g from the fit's latent positions", d)
+	if d := testutil.MaxAbsDiff(&X, &P); d > 1e-12 {
+		t.Errorf("ProjectTo after changing kernel.Kernel/NoCentre: max diff %.3g from the fit's latent positions", d)
 	}
 }
 

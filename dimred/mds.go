@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -40,7 +45,7 @@ const DefaultMDSDenseLimit = 500
 //
 // For n ≤ DenseLimit all n eigenvalues come from a dense solve; above it
 // only the top q are computed by the package's partial eigensolver on the
-// implicit operator DoubleCentred{A: DenseOperator(D)}, x ↦ −½HDHx (B is
+// implicit operator linalg.DoubleCentred{A: linalg.DenseOperator(D)}, x ↦ −½HDHx (B is
 // never formed), and NegativeMass and
 // FitRatios return NaN.
 type ClassicalMDS struct {
@@ -59,7 +64,7 @@ type ClassicalMDS struct {
 	// solver.
 	DenseLimit int
 
-	Eigen *EigenSettings // partial eigensolver settings; nil means defaults
+	Eigen *linalg.EigenSettings // partial eigensolver settings; nil means defaults
 
 	vals []float64 // eigenvalues, descending: all n (dense) or the top q
 	all  bool
@@ -78,11 +83,11 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
 	n, _ := Y.Dims()
 	m.checkQ(n)
 	m.reset()
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	D := mat.NewSymDense(n, nil)
-	PairwiseSquaredDistances(D, Y)
+	linalg.PairwiseSquaredDistances(D, Y)
 	if err := m.fit(D); err != nil {
 		return err
 	}
@@ -159,11 +164,11 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 		err  error
 	)
 	if n <= limit {
-		B := DoubleCentre(nil, D)
-		vals, vecs, err = EigenSym(B, n, Largest, &EigenSettings{Method: EigenDense})
+		B := linalg.DoubleCentre(nil, D)
+		vals, vecs, err = linalg.EigenSym(B, n, linalg.Largest, &linalg.EigenSettings{Method: linalg.EigenDense})
 		m.all = true
 	} else {
-		vals, vecs, err = EigenSymOp(DoubleCentred{A: DenseOperator(D)}, m.Q, Largest, m.Eigen)
+		vals, vecs, err = linalg.EigenSymOp(linalg.DoubleCentred{A: linalg.DenseOperator(D)}, m.Q, linalg.Largest, m.Eigen)
 	}
 	if err != nil {
 		return fmt.Errorf("dimred: ClassicalMDS eigensolve: %w", err)
@@ -220,7 +225,7 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 func (m *ClassicalMDS) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	r, c := m.x.Dims()
-	reuseAs(dst, r, c)
+	dense.ReuseAs(dst, r, c)
 	dst.Copy(m.x)
 }
 
@@ -240,7 +245,7 @@ func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
 	if n != len(m.r) {
 		panic(mat.ErrShape)
 	}
-	reuseAs(dst, rows, m.Q)
+	dense.ReuseAs(dst, rows, m.Q)
 	s := 1.0
 	if m.P > 0 {
 		s = math.Sqrt(float64(m.Q) / float64(m.P))
@@ -277,7 +282,7 @@ func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		panic("dimred: ClassicalMDS.ProjectTo needs a model fitted by Fit(Y); use ProjectDistancesTo")
 	}
 	var D mat.Dense
-	SquaredDistances(&D, Ynew, m.y)
+	linalg.SquaredDistances(&D, Ynew, m.y)
 	if m.Plain {
 		// ProjectDistancesTo squares plain distances; hand it plain ones.
 		r, c := D.Dims()
@@ -295,7 +300,7 @@ func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 // only the top q. dst is reused when it has the right length.
 func (m *ClassicalMDS) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
-	return copyVecReuse(dst, m.vals)
+	return dense.CopyVecTo(dst, m.vals)
 }
 
 // AllEigenvalues reports whether EigenvaluesTo returns the whole spectrum.
@@ -374,37 +379,4 @@ func (m *ClassicalMDS) mustFit() {
 	if m.x == nil {
 		panic("dimred: ClassicalMDS used before Fit")
 	}
-}
-
-// DoubleCentre stores B = −½ H D H in dst and returns it, the "standard
-// transformation" of squared distances into centred inner products (§3.5):
-// b_ij = −½ (d_ij − r_i − r_j + g) with r_i the row means and g the grand
-// mean of D. For Euclidean D = D(Y), B = ŶŶᵀ. A nil dst is allocated; a
-// dst of the wrong size panics with mat.ErrShape.
-func DoubleCentre(dst *mat.SymDense, D mat.Symmetric) *mat.SymDense {
-	n := D.SymmetricDim()
-	if dst == nil {
-		dst = mat.NewSymDense(n, nil)
-	} else if dst.IsEmpty() {
-		dst.ReuseAsSym(n)
-	} else if dst.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
-	r := make([]float64, n)
-	g := 0.0
-	for i := 0; i < n; i++ {
-		s := 0.0
-		for j := 0; j < n; j++ {
-			s += D.At(i, j)
-		}
-		r[i] = s / float64(n)
-		g += r[i]
-	}
-	g /= float64(n)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			dst.SetSym(i, j, -0.5*(D.At(i, j)-r[i]-r[j]+g))
-		}
-	}
-	return dst
 }

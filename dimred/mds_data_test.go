@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/mds"
 
@@ -89,7 +91,7 @@ func TestClassicalMDSRoadVariants(t *testing.T) {
 			var X mat.Dense
 			m.LatentTo(&X)
 			Dx := mat.NewSymDense(tc.n, nil)
-			dimred.PairwiseSquaredDistances(Dx, &X)
+			linalg.PairwiseSquaredDistances(Dx, &X)
 			e := 0.0
 			for i := 0; i < tc.n; i++ {
 				for j := i + 1; j < tc.n; j++ {

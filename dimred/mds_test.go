@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"github.com/dimredbook/book/dimred/internal/benchutil"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/mds"
 )
@@ -38,10 +42,10 @@ func TestDoubleCentreIsGram(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	Y := randMatrix(rng, 20, 5)
 	D := mat.NewSymDense(20, nil)
-	PairwiseSquaredDistances(D, Y)
-	B := DoubleCentre(nil, D)
+	linalg.PairwiseSquaredDistances(D, Y)
+	B := linalg.DoubleCentre(nil, D)
 	var yc, G mat.Dense
-	CentreColumns(&yc, Y)
+	linalg.CentreColumns(&yc, Y)
 	G.Mul(&yc, yc.T())
 	if d := maxAbsDiff(B, &G); d > 1e-10 {
 		t.Errorf("−½HDH − ŶŶᵀ: max |diff| = %g", d)
@@ -57,7 +61,7 @@ func TestDoubleCentreIsGram(t *testing.T) {
 		}
 	}
 	// the shared implicit operator agrees with the dense B
-	op := DoubleCentred{A: DenseOperator(D)}
+	op := linalg.DoubleCentred{A: linalg.DenseOperator(D)}
 	x := make([]float64, 20)
 	for i := range x {
 		x[i] = rng.NormFloat64()
@@ -90,8 +94,8 @@ func TestClassicalMDSExactOnEuclidean(t *testing.T) {
 			var X mat.Dense
 			m.LatentTo(&X)
 			D, Dx := mat.NewSymDense(tc.n, nil), mat.NewSymDense(tc.n, nil)
-			PairwiseSquaredDistances(D, Y)
-			PairwiseSquaredDistances(Dx, &X)
+			linalg.PairwiseSquaredDistances(D, Y)
+			linalg.PairwiseSquaredDistances(Dx, &X)
 			if d := maxAbsDiff(D, Dx); d > 1e-8 {
 				t.Errorf("distances not reproduced: max |Δ| = %g", d)
 			}
@@ -145,7 +149,7 @@ func TestClassicalMDSScaleP(t *testing.T) {
 func nonEuclidean(rng *rand.Rand, n int) *mat.SymDense {
 	Y := randMatrix(rng, n, 3)
 	D := mat.NewSymDense(n, nil)
-	PairwiseSquaredDistances(D, Y)
+	linalg.PairwiseSquaredDistances(D, Y)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			D.SetSym(i, j, math.Sqrt(D.At(i, j))*(1+0.5*rng.Float64()))
@@ -288,7 +292,7 @@ func BenchmarkClassicalMDS(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, uint64(n)))
 		Y := randMatrix(rng, n, 10)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer cpuMetric(b)()
+			defer benchutil.CPUMetric(b)()
 			for b.Loop() {
 				m := &ClassicalMDS{Q: 2, DenseLimit: -1}
 				if err := m.Fit(Y); err != nil {
@@ -339,7 +343,7 @@ func TestClassicalMDSProjection(t *testing.T) {
 		fe.Fit(Y)
 		var R mat.Dense
 		fe.RotationTo(&R)
-		mu := ColumnMeans(Y)
+		mu := linalg.ColumnMeans(Y)
 		for a := 0; a < 7; a++ {
 			for c := 0; c < 2; c++ {
 				want := 0.0

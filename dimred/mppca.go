@@ -5,6 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/rng"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -57,7 +63,7 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	if n < K*(q+1) {
 		return fmt.Errorf("%w: MixturePPCA with M = %d, q = %d needs n ≥ %d, have %d", ErrTooFewPoints, K, q, K*(q+1), n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	// A private copy: LatentTo and ComponentLatentTo read the training data
@@ -66,8 +72,8 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	m.n, m.p, m.y = n, p, yd
 	m.pi, m.w = nil, nil
 	m.r = mat.NewDense(n, K, nil)
-	kmeansInit(yd, K, rand.New(fitSource(m.Src)), m.r)
-	totVar := centredSumSq(yd, ColumnMeans(yd)) / float64(n*p)
+	kmeansInit(yd, K, rand.New(rng.FitSource(m.Src)), m.r)
+	totVar := centredSumSq(yd, linalg.ColumnMeans(yd)) / float64(n*p)
 	floor := 1e-9 * totVar
 	if err := m.mStep(floor); err != nil {
 		return err
@@ -242,12 +248,12 @@ func gramEigen(z *mat.Dense, q int) ([]float64, *mat.Dense, float64, error) {
 	if p <= n {
 		var s mat.SymDense
 		s.SymOuterK(1, z.T())
-		vals, u, err := EigenSym(&s, q, Largest, nil)
+		vals, u, err := linalg.EigenSym(&s, q, linalg.Largest, nil)
 		return vals, u, tr, err
 	}
 	var k mat.SymDense
 	k.SymOuterK(1, z)
-	vals, v, err := EigenSym(&k, min(q, n), Largest, nil)
+	vals, v, err := linalg.EigenSym(&k, min(q, n), linalg.Largest, nil)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -338,7 +344,7 @@ func (m *MixturePPCA) eStep() (float64, error) {
 // spaces; use ComponentLatentTo for one component's view of all points.
 func (m *MixturePPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.fq())
+	dense.ReuseAs(dst, m.n, m.fq())
 	lab := m.Labels()
 	var xk mat.Dense
 	for k := 0; k < len(m.w); k++ {
@@ -363,7 +369,7 @@ func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 	}
 	var wm mat.Dense
 	wm.Mul(m.w[k], minv)
-	reuseAs(dst, m.n, m.fq())
+	dense.ReuseAs(dst, m.n, m.fq())
 	centredMul(dst, m.y, m.mu[k], &wm)
 }
 
@@ -371,7 +377,7 @@ func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 // (n×M) in dst.
 func (m *MixturePPCA) ResponsibilitiesTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, len(m.w))
+	dense.ReuseAs(dst, m.n, len(m.w))
 	dst.Copy(m.r)
 }
 
@@ -394,7 +400,7 @@ func (m *MixturePPCA) Labels() []int {
 func (m *MixturePPCA) ComponentLoadingsTo(dst *mat.Dense, k int) {
 	m.mustFit()
 	m.checkComp(k)
-	reuseAs(dst, m.p, m.fq())
+	dense.ReuseAs(dst, m.p, m.fq())
 	dst.Copy(m.w[k])
 }
 

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -67,7 +69,7 @@ func TestMixturePPCASeparatesPlanes(t *testing.T) {
 	for k := 0; k < 2; k++ {
 		var w mat.Dense
 		m.ComponentLoadingsTo(&w, k)
-		a := math.Min(SubspaceAngle(&w, ws[0]), SubspaceAngle(&w, ws[1]))
+		a := math.Min(linalg.SubspaceAngle(&w, ws[0]), linalg.SubspaceAngle(&w, ws[1]))
 		if a > 0.05 {
 			t.Errorf("component %d plane off by %g rad", k, a)
 		}

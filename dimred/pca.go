@@ -5,7 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/lapack/lapack64"
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/rng"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -32,7 +37,7 @@ const (
 	// O(np(q+10)) per iteration, best when q ≪ min(n, p).
 	PCARandomized
 	// PCALanczos takes the leading right singular vectors of Ŷ from the
-	// package's TruncatedSVD (SVDExact: block Lanczos on the implicit Gram
+	// package's linalg.TruncatedSVD (linalg.SVDExact: block Lanczos on the implicit Gram
 	// operator, never forming S or K), accurate to the eigensolver's
 	// tolerance whatever the spectrum. Cost O(np) per Lanczos step plus a
 	// copy of the centred data; the fastest exact path when q ≪ min(n, p).
@@ -86,7 +91,7 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	if n < 2 {
 		return fmt.Errorf("%w: PCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	q := m.Q
@@ -101,8 +106,8 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 			method = PCAGram
 		}
 	}
-	yd := asDense(Y)
-	mu := ColumnMeans(yd)
+	yd := dense.AsDense(Y)
+	mu := linalg.ColumnMeans(yd)
 	tr := centredSumSq(yd, mu) / float64(n) // tr S = n⁻¹ Σᵢ ‖ŷᵢ‖²
 	var (
 		vals         []float64
@@ -127,7 +132,7 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 			maxIter = 30
 		}
 		var ok bool
-		vals, u, m.iters, ok, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(fitSource(m.Src)))
+		vals, u, m.iters, ok, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(rng.FitSource(m.Src)))
 		if err == nil && !ok {
 			notConverged = fmt.Errorf("%w: randomized PCA subspace still moving after %d power iterations (Tol %g); the leading eigenvalues are nearly equal — use PCALanczos, or raise MaxIter", ErrNotConverged, m.iters, tol)
 		}
@@ -137,19 +142,11 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	if err != nil {
 		return err
 	}
-	fixSigns(u)
+	linalg.FixSigns(u)
 	m.n, m.p, m.mu, m.u, m.vals, m.totalVar = n, p, mu, u, vals, tr
 	m.scores = mat.NewDense(n, q, nil)
 	centredMul(m.scores, yd, mu, u)
 	return notConverged
-}
-
-// asDense returns Y as a *mat.Dense, copying only when it is not one.
-func asDense(Y mat.Matrix) *mat.Dense {
-	if d, ok := Y.(*mat.Dense); ok {
-		return d
-	}
-	return mat.DenseCopyOf(Y)
 }
 
 // centredMul sets dst = (Y − 1μᵀ) B without forming the centred matrix.
@@ -214,7 +211,7 @@ func sampleCov(Y *mat.Dense, mu []float64) *mat.SymDense {
 }
 
 func pcaCovariance(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
-	vals, u, err := EigenSym(sampleCov(Y, mu), q, Largest, nil)
+	vals, u, err := linalg.EigenSym(sampleCov(Y, mu), q, linalg.Largest, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("PCA covariance eigenproblem: %w", err)
 	}
@@ -227,7 +224,7 @@ func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 	c := centred(Y, mu)
 	var k mat.SymDense
 	k.SymOuterK(1, c)
-	ev, v, err := EigenSym(&k, q, Largest, nil)
+	ev, v, err := linalg.EigenSym(&k, q, linalg.Largest, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("PCA inner-product eigenproblem: %w", err)
 	}
@@ -251,10 +248,10 @@ func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 }
 
 // pcaLanczos takes the top-q right singular vectors of Ŷ from
-// TruncatedSVD's exact (block Lanczos) path: λᵢ = sᵢ²/n.
+// linalg.TruncatedSVD's exact (block Lanczos) path: λᵢ = sᵢ²/n.
 func pcaLanczos(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 	n, _ := Y.Dims()
-	sv, _, v, err := TruncatedSVD(centred(Y, mu), q, &SVDSettings{Method: SVDExact})
+	sv, _, v, err := linalg.TruncatedSVD(centred(Y, mu), q, &linalg.SVDSettings{Method: linalg.SVDExact})
 	if err != nil {
 		return nil, nil, fmt.Errorf("PCA Lanczos: %w", err)
 	}
@@ -271,11 +268,11 @@ func pcaLanczos(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error
 func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, rnd *rand.Rand) ([]float64, *mat.Dense, int, bool, error) {
 	n, p := Y.Dims()
 	k := min(q+10, min(n, p))
-	omega := normalDense(rnd, p, k)
+	omega := rng.NormalDense(rnd, p, k)
 	qn := mat.NewDense(n, k, nil) // orthonormal basis of range(Ŷ Ω)
 	qp := mat.NewDense(p, k, nil) // orthonormal basis of range(Ŷᵀ Q)
 	centredMul(qn, Y, mu, omega)
-	orthonormalise(qn)
+	linalg.Orthonormalise(qn)
 	var prev *mat.Dense
 	var vals []float64
 	var u *mat.Dense
@@ -297,7 +294,7 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 		for j := range vals {
 			vals[j] = sv[j] * sv[j] / float64(n)
 		}
-		if prev != nil && subspaceSin(prev, u) < tol {
+		if prev != nil && linalg.SubspaceSin(prev, u) < tol {
 			converged = true
 			break
 		}
@@ -305,75 +302,25 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 			break
 		}
 		prev = u
-		orthonormalise(qp)
+		linalg.Orthonormalise(qp)
 		centredMul(qn, Y, mu, qp)
-		orthonormalise(qn)
+		linalg.Orthonormalise(qn)
 	}
 	return vals, u, it, converged, nil
-}
-
-// subspaceSin returns the sine of the largest principal angle between the
-// column spaces of the orthonormal p×q matrices a and b: ‖(I − aaᵀ) b‖₂.
-func subspaceSin(a, b *mat.Dense) float64 {
-	var atb, r mat.Dense
-	atb.Mul(a.T(), b)
-	r.Mul(a, &atb)
-	r.Sub(b, &r)
-	var svd mat.SVD
-	if !svd.Factorize(&r, mat.SVDNone) {
-		return math.Inf(1)
-	}
-	return svd.Values(nil)[0]
-}
-
-// SubspaceAngle returns the largest principal angle, in radians, between
-// the column spaces of the p×q matrices A and B (any full-rank bases). It
-// is the rotation-invariant way to compare loadings: W and W R span the
-// same subspace for every orthogonal R. It panics unless A and B are both
-// p×q with q ≤ p.
-func SubspaceAngle(A, B mat.Matrix) float64 {
-	pa, qa := A.Dims()
-	pb, qb := B.Dims()
-	if pa != pb || qa != qb || qa > pa {
-		panic(mat.ErrShape)
-	}
-	a, b := mat.DenseCopyOf(A), mat.DenseCopyOf(B)
-	orthonormalise(a)
-	orthonormalise(b)
-	s := subspaceSin(a, b)
-	return math.Asin(math.Min(s, 1))
-}
-
-// orthonormalise replaces the columns of a (m×k, m ≥ k) by an orthonormal
-// basis of their span (Householder QR).
-func orthonormalise(a *mat.Dense) {
-	raw := a.RawMatrix()
-	_, k := a.Dims()
-	tau := make([]float64, k)
-	work := []float64{0}
-	lapack64.Geqrf(raw, tau, work, -1)
-	work = make([]float64, int(work[0]))
-	lapack64.Geqrf(raw, tau, work, len(work))
-	w2 := []float64{0}
-	lapack64.Orgqr(raw, tau, w2, -1)
-	if int(w2[0]) > len(work) {
-		work = make([]float64, int(w2[0]))
-	}
-	lapack64.Orgqr(raw, tau, work, len(work))
 }
 
 // LatentTo stores the principal-component scores X = Ŷ U_q (n×q) in dst.
 // It panics if the model is unfitted or dst has the wrong shape.
 func (m *PCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, len(m.vals))
+	dense.ReuseAs(dst, m.n, len(m.vals))
 	dst.Copy(m.scores)
 }
 
 // LoadingsTo stores the p×q orthonormal principal directions U_q in dst.
 func (m *PCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.p, len(m.vals))
+	dense.ReuseAs(dst, m.p, len(m.vals))
 	dst.Copy(m.u)
 }
 
@@ -382,7 +329,7 @@ func (m *PCA) LoadingsTo(dst *mat.Dense) {
 // and returns it.
 func (m *PCA) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
-	return copyVecTo(dst, m.vals)
+	return dense.CopyVecTo(dst, m.vals)
 }
 
 // TotalVariance returns tr S = Σᵢ λᵢ over all p eigenvalues.
@@ -415,11 +362,11 @@ func (m *PCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if c != m.p {
 		panic(mat.ErrShape)
 	}
-	if err := checkFinite(Ynew, "Ynew"); err != nil {
+	if err := errs.CheckFinite(Ynew, "Ynew"); err != nil {
 		panic("dimred: PCA.ProjectTo: " + err.Error())
 	}
-	reuseAs(dst, r, len(m.vals))
-	centredMul(dst, asDense(Ynew), m.mu, m.u)
+	dense.ReuseAs(dst, r, len(m.vals))
+	centredMul(dst, dense.AsDense(Ynew), m.mu, m.u)
 }
 
 func (m *PCA) mustFit() {

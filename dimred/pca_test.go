@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -34,7 +36,7 @@ func TestPCAAgreesWithGonum(t *testing.T) {
 		vars := pc.VarsTo(nil)
 		p, _ := vecs.Dims()
 		ref := mat.DenseCopyOf(vecs.Slice(0, p, 0, c.q))
-		fixSigns(ref)
+		linalg.FixSigns(ref)
 		for _, meth := range c.methods {
 			t.Run(fmt.Sprintf("%s/%d", c.name, meth), func(t *testing.T) {
 				m := PCA{Q: c.q, Method: meth}
@@ -44,7 +46,7 @@ func TestPCAAgreesWithGonum(t *testing.T) {
 				var u mat.Dense
 				m.LoadingsTo(&u)
 				if !mat.EqualApprox(&u, ref, 1e-7) {
-					t.Errorf("loadings differ from stat.PC (angle %g)", SubspaceAngle(&u, ref))
+					t.Errorf("loadings differ from stat.PC (angle %g)", linalg.SubspaceAngle(&u, ref))
 				}
 				lam := m.EigenvaluesTo(nil)
 				for i, l := range lam {
@@ -105,7 +107,7 @@ func TestPCAFastPathsAccuracy(t *testing.T) {
 		tr := time.Since(t0)
 		var ur mat.Dense
 		r.LoadingsTo(&ur)
-		a := SubspaceAngle(&ur, &ue)
+		a := linalg.SubspaceAngle(&ur, &ue)
 		lr := r.EigenvaluesTo(nil)
 		t.Logf("%s %v, covariance %v; angle %.2g, λ %v vs %v", c.name, tr, te, a, lr, le)
 		if a > 1e-8 {
@@ -184,7 +186,7 @@ func TestPCARandomizedFlatSpectrum(t *testing.T) {
 	var ua, ue mat.Dense
 	a.LoadingsTo(&ua)
 	e.LoadingsTo(&ue)
-	if ang := SubspaceAngle(&ua, &ue); ang > 1e-8 {
+	if ang := linalg.SubspaceAngle(&ua, &ue); ang > 1e-8 {
 		t.Errorf("auto fallback off by %g rad", ang)
 	}
 	r := PCA{Q: 2, Method: PCARandomized, MaxIter: 3}

@@ -5,6 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/rng"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -38,7 +44,7 @@ const (
 //
 // The eigen solution fixes the rotation R = I, so W's columns are the
 // principal directions scaled by √(λᵢ − σ²); EM's W is W_ML R for some
-// orthogonal R (compare W Wᵀ or use SubspaceAngle).
+// orthogonal R (compare W Wᵀ or use linalg.SubspaceAngle).
 type PPCA struct {
 	Q         int           // q, latent dimension, 1 ≤ q < p and q < n
 	Algorithm PPCAAlgorithm // zero value PPCAEigen
@@ -80,10 +86,10 @@ func (m *PPCA) Fit(Y mat.Matrix) (err error) {
 	if err := checkLatentDim("PPCA", q, n, p); err != nil {
 		return err
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	yd := asDense(Y)
+	yd := dense.AsDense(Y)
 	m.sxi = nil
 	switch m.Algorithm {
 	case PPCAEigen:
@@ -218,14 +224,14 @@ func (m *PPCA) emDefaults() (int, float64) {
 func (m *PPCA) fitEM(Y *mat.Dense) error {
 	n, p := Y.Dims()
 	q := m.Q
-	mu := ColumnMeans(Y)
+	mu := linalg.ColumnMeans(Y)
 	var S *mat.SymDense
 	if p <= n {
 		S = sampleCov(Y, mu)
 	}
 	trS := centredSumSq(Y, mu) / float64(n)
-	rnd := rand.New(fitSource(m.Src))
-	w := normalDense(rnd, p, q)
+	rnd := rand.New(rng.FitSource(m.Src))
+	w := rng.NormalDense(rnd, p, q)
 	w.Scale(math.Sqrt(trS/float64(p)), w)
 	s2 := trS / float64(p)
 	maxIter, tol := m.emDefaults()
@@ -325,14 +331,14 @@ func ppcaEMStep(w *mat.Dense, s2 float64, sw *mat.Dense, trS float64) (*mat.Dens
 // LatentTo stores the posterior means ⟨X⟩ (n×q) of the latent points in dst.
 func (m *PPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.n, m.fq())
+	dense.ReuseAs(dst, m.n, m.fq())
 	dst.Copy(m.x)
 }
 
 // LoadingsTo stores W (p×q) in dst.
 func (m *PPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
-	reuseAs(dst, m.p, m.fq())
+	dense.ReuseAs(dst, m.p, m.fq())
 	dst.Copy(m.w)
 }
 
@@ -412,7 +418,7 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if err != nil {
 		panic(err) // M is positive definite for a fitted model
 	}
-	reuseAs(dst, r, m.fq())
+	dense.ReuseAs(dst, r, m.fq())
 	if len(missing) == 0 {
 		var wm mat.Dense
 		wm.Mul(m.w, minv)
@@ -484,10 +490,10 @@ func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (float64, 
 	if !(sigma2 > 0) {
 		panic(fmt.Sprintf("dimred: PPCALogLikelihood σ² = %v must be positive", sigma2))
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return 0, err
 	}
-	yd := asDense(Y)
+	yd := dense.AsDense(Y)
 	w := mat.DenseCopyOf(W)
 	trS := centredSumSq(yd, mu) / float64(n)
 	sw := mat.NewDense(p, q, nil)
@@ -503,10 +509,10 @@ func (m *PPCA) Sample(dst *mat.Dense, n int, src rand.Source) {
 	if n < 1 {
 		panic(fmt.Sprintf("dimred: PPCA.Sample n = %d < 1", n))
 	}
-	rnd := rand.New(fitSource(src))
+	rnd := rand.New(rng.FitSource(src))
 	q, p := m.fq(), m.p
-	reuseAs(dst, n, p)
-	x := normalDense(rnd, n, q)
+	dense.ReuseAs(dst, n, p)
+	x := rng.NormalDense(rnd, n, q)
 	dst.Mul(x, m.w.T())
 	s := math.Sqrt(m.sigma2)
 	for i := 0; i < n; i++ {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -141,7 +143,7 @@ func TestPPCAClosedForm(t *testing.T) {
 	if err := m.Fit(y); err != nil {
 		t.Fatal(err)
 	}
-	mu := ColumnMeans(y)
+	mu := linalg.ColumnMeans(y)
 	S := sampleCov(y, mu)
 	var es mat.EigenSym
 	es.Factorize(S, false)
@@ -219,7 +221,7 @@ func TestPPCAEMReachesClosedForm(t *testing.T) {
 			var we, wm mat.Dense
 			eig.LoadingsTo(&we)
 			em.LoadingsTo(&wm)
-			if a := SubspaceAngle(&we, &wm); a > 1e-6 {
+			if a := linalg.SubspaceAngle(&we, &wm); a > 1e-6 {
 				t.Errorf("principal angle between EM and eigen W: %g", a)
 			}
 			var d mat.Dense
@@ -286,7 +288,7 @@ func TestPPCAMissingRecoversComplete(t *testing.T) {
 		}
 		var w mat.Dense
 		m.LoadingsTo(&w)
-		a := SubspaceAngle(&w, &wf)
+		a := linalg.SubspaceAngle(&w, &wf)
 		if frac == 0 {
 			if a > 1e-6 || math.Abs(m.NoiseVariance()-full.NoiseVariance()) > 1e-9 ||
 				math.Abs(m.LogLikelihood()-full.LogLikelihood()) > 1e-7*math.Abs(full.LogLikelihood()) {
@@ -427,8 +429,8 @@ func TestPPCALogLikelihoodAndAngleBadInput(t *testing.T) {
 	if _, err := PPCALogLikelihood(y, w, mu, 1); !errors.Is(err, ErrNaN) {
 		t.Errorf("NaN: %v", err)
 	}
-	mustPanic(t, "angle shapes", func() { SubspaceAngle(w, mat.NewDense(4, 2, nil)) })
-	if a := SubspaceAngle(w, mat.NewDense(4, 1, []float64{0, 3, 0, 0})); math.Abs(a-math.Pi/2) > 1e-12 {
+	mustPanic(t, "angle shapes", func() { linalg.SubspaceAngle(w, mat.NewDense(4, 2, nil)) })
+	if a := linalg.SubspaceAngle(w, mat.NewDense(4, 1, []float64{0, 3, 0, 0})); math.Abs(a-math.Pi/2) > 1e-12 {
 		t.Errorf("orthogonal lines: angle %v", a)
 	}
 }
@@ -440,7 +442,7 @@ func TestPPCASample(t *testing.T) {
 	}
 	var ys mat.Dense
 	m.Sample(&ys, 100000, nil)
-	S := sampleCov(&ys, ColumnMeans(&ys))
+	S := sampleCov(&ys, linalg.ColumnMeans(&ys))
 	var C mat.SymDense
 	m.CovarianceTo(&C)
 	var d mat.Dense
@@ -448,7 +450,7 @@ func TestPPCASample(t *testing.T) {
 	if r := mat.Norm(&d, 2) / mat.Norm(&C, 2); r > 0.02 {
 		t.Errorf("sample covariance off by %.3g (relative)", r)
 	}
-	mu, got := m.Mean(), ColumnMeans(&ys)
+	mu, got := m.Mean(), linalg.ColumnMeans(&ys)
 	for j := range mu {
 		if math.Abs(got[j]-mu[j]) > 0.05 {
 			t.Errorf("mean %d: %v vs %v", j, got[j], mu[j])

@@ -5,6 +5,12 @@ import (
 	"math"
 	"sort"
 
+	"github.com/dimredbook/book/dimred/kernel"
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -24,7 +30,7 @@ type PreImage struct {
 	// Kernel is k_x, the kernel on the latent space; nil means an RBF
 	// kernel with unit variance and ℓ the median distance between the
 	// latent training points.
-	Kernel Kernel
+	Kernel kernel.Kernel
 	// Lambda is λ, the ridge; 0 means 1e-3 (relative to a kernel of unit
 	// variance). Negative panics.
 	Lambda float64
@@ -32,7 +38,7 @@ type PreImage struct {
 	x    *mat.Dense // latent training points
 	mean []float64  // ȳ
 	a    *mat.Dense // A, n×p
-	kern Kernel
+	kern kernel.Kernel
 }
 
 // Fit learns the map from the n×q latent positions X to the n×p data Y.
@@ -53,17 +59,17 @@ func (m *PreImage) Fit(X, Y mat.Matrix) error {
 	if n < 2 {
 		return fmt.Errorf("%w: PreImage needs at least 2 points, have %d", ErrTooFewPoints, n)
 	}
-	if err := checkFinite(X, "X"); err != nil {
+	if err := errs.CheckFinite(X, "X"); err != nil {
 		return err
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	x := mat.DenseCopyOf(X)
 	kern := m.Kernel
 	if kern == nil {
 		var d mat.SymDense
-		PairwiseSquaredDistances(&d, x)
+		linalg.PairwiseSquaredDistances(&d, x)
 		vals := make([]float64, 0, n*(n-1)/2)
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
@@ -75,14 +81,14 @@ func (m *PreImage) Fit(X, Y mat.Matrix) error {
 		if med == 0 {
 			med = 1
 		}
-		kern = RBF{LengthScale: med}
+		kern = kernel.RBF{LengthScale: med}
 	}
 	lambda := m.Lambda
 	if lambda == 0 {
 		lambda = 1e-3
 	}
 	L := mat.NewSymDense(n, nil)
-	GramTo(L, kern, x)
+	kernel.Gram(L, kern, x)
 	for i := 0; i < n; i++ {
 		L.SetSym(i, i, L.At(i, i)+lambda)
 	}
@@ -91,7 +97,7 @@ func (m *PreImage) Fit(X, Y mat.Matrix) error {
 		return fmt.Errorf("%w: PreImage: latent kernel matrix plus λI (λ = %g) is not positive definite", ErrSingular, lambda)
 	}
 	var yc mat.Dense
-	mean := CentreColumns(&yc, Y)
+	mean := linalg.CentreColumns(&yc, Y)
 	a := mat.NewDense(n, p, nil)
 	if err := ch.SolveTo(a, &yc); err != nil {
 		return fmt.Errorf("%w: PreImage: %v", ErrSingular, err)
@@ -109,8 +115,8 @@ func (m *PreImage) MapTo(dst *mat.Dense, Xnew mat.Matrix) {
 	r, _ := Xnew.Dims()
 	_, p := m.a.Dims()
 	var kx mat.Dense
-	KernelMatrixTo(&kx, m.kern, Xnew, m.x)
-	reuseAs(dst, r, p)
+	kernel.Cross(&kx, m.kern, Xnew, m.x)
+	dense.ReuseAs(dst, r, p)
 	dst.Mul(&kx, m.a)
 	for i := 0; i < r; i++ {
 		row := dst.RawRowView(i)

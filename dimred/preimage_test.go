@@ -5,6 +5,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/internal/testutil"
+
+	"github.com/dimredbook/book/dimred/kernel"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -18,7 +22,7 @@ func TestPreImageCircle(t *testing.T) {
 		Y.Set(i, 0, 3*math.Cos(th)+1)
 		Y.Set(i, 1, 3*math.Sin(th)-2)
 	}
-	kp := KernelPCA{Kernel: RBF{LengthScale: 1.5}, Q: 2}
+	kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 1.5}, Q: 2}
 	if err := kp.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +34,7 @@ func TestPreImageCircle(t *testing.T) {
 	}
 	var R mat.Dense
 	pi.MapTo(&R, &X)
-	if d := kpMaxAbsDiff(&R, Y); d > 0.05 {
+	if d := testutil.MaxAbsDiff(&R, Y); d > 0.05 {
 		t.Errorf("pre-images of the training latents are %v from the data", d)
 	}
 	// Midpoints between neighbouring latent points map near the circle.
@@ -50,11 +54,11 @@ func TestPreImageCircle(t *testing.T) {
 }
 
 func TestPreImageBadInput(t *testing.T) {
-	X := kpRandDense(10, 2, 1)
-	Y := kpRandDense(10, 3, 2)
-	kpMustPanic(t, "row mismatch", func() { (&PreImage{}).Fit(X, kpRandDense(9, 3, 1)) })
-	kpMustPanic(t, "negative λ", func() { (&PreImage{Lambda: -1}).Fit(X, Y) })
-	kpMustPanic(t, "unfitted", func() {
+	X := testutil.RandDense(10, 2, 1)
+	Y := testutil.RandDense(10, 3, 2)
+	testutil.MustPanic(t, "row mismatch", func() { (&PreImage{}).Fit(X, testutil.RandDense(9, 3, 1)) })
+	testutil.MustPanic(t, "negative λ", func() { (&PreImage{Lambda: -1}).Fit(X, Y) })
+	testutil.MustPanic(t, "unfitted", func() {
 		var R mat.Dense
 		(&PreImage{}).MapTo(&R, X)
 	})
@@ -62,22 +66,22 @@ func TestPreImageBadInput(t *testing.T) {
 	if err := (&PreImage{}).Fit(X, Y); !errors.Is(err, ErrNaN) {
 		t.Errorf("Inf in Y: err = %v, want ErrNaN", err)
 	}
-	if err := (&PreImage{}).Fit(kpRandDense(1, 2, 1), kpRandDense(1, 3, 1)); !errors.Is(err, ErrTooFewPoints) {
+	if err := (&PreImage{}).Fit(testutil.RandDense(1, 2, 1), testutil.RandDense(1, 3, 1)); !errors.Is(err, ErrTooFewPoints) {
 		t.Errorf("one point: err = %v, want ErrTooFewPoints", err)
 	}
 	var pi PreImage
-	if err := pi.Fit(X, kpRandDense(10, 3, 3)); err != nil {
+	if err := pi.Fit(X, testutil.RandDense(10, 3, 3)); err != nil {
 		t.Fatal(err)
 	}
-	kpMustPanic(t, "MapTo column mismatch", func() {
+	testutil.MustPanic(t, "MapTo column mismatch", func() {
 		var R mat.Dense
-		pi.MapTo(&R, kpRandDense(2, 3, 1))
+		pi.MapTo(&R, testutil.RandDense(2, 3, 1))
 	})
 	// A failed refit leaves the map unfitted rather than serving the old fit.
 	if err := pi.Fit(X, Y); !errors.Is(err, ErrNaN) {
 		t.Fatalf("refit with Inf in Y: err = %v, want ErrNaN", err)
 	}
-	kpMustPanic(t, "MapTo after failed refit", func() {
+	testutil.MustPanic(t, "MapTo after failed refit", func() {
 		var R mat.Dense
 		pi.MapTo(&R, X)
 	})

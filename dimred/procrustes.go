@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"github.com/dimredbook/book/dimred/internal/errs"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -53,15 +57,15 @@ func Procrustes(X, Y mat.Matrix, opts *ProcrustesOptions) (*ProcrustesResult, er
 	if yn, yq := Y.Dims(); yn != n || yq != q {
 		panic(mat.ErrShape)
 	}
-	if err := checkFinite(X, "X"); err != nil {
+	if err := errs.CheckFinite(X, "X"); err != nil {
 		return nil, err
 	}
-	if err := checkFinite(Y, "Y"); err != nil {
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return nil, err
 	}
 	var xc, yc mat.Dense
-	xm := CentreColumns(&xc, X)
-	ym := CentreColumns(&yc, Y)
+	xm := linalg.CentreColumns(&xc, X)
+	ym := linalg.CentreColumns(&yc, Y)
 	var M mat.Dense
 	M.Mul(xc.T(), &yc)
 	var svd mat.SVD

@@ -5,6 +5,9 @@ import (
 	"math"
 	"sort"
 
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -23,10 +26,10 @@ func NearestNeighbourErrors(X mat.Matrix, labels []int) int {
 	if n < 2 {
 		panic("dimred: NearestNeighbourErrors needs at least two points")
 	}
-	if err := checkFinite(X, "X"); err != nil {
+	if err := errs.CheckFinite(X, "X"); err != nil {
 		panic("dimred: NearestNeighbourErrors: " + err.Error())
 	}
-	x := asDense(X)
+	x := dense.AsDense(X)
 	errs := 0
 	for i := 0; i < n; i++ {
 		xi := x.RawRowView(i)
@@ -86,13 +89,13 @@ func neighbourhoodPreservation(ref, emb mat.Matrix, k int, refName, embName stri
 	if k < 1 || 2*k >= n {
 		panic(fmt.Sprintf("dimred: neighbourhood size k = %d outside [1, n/2) for n = %d", k, n))
 	}
-	if err := checkFinite(ref, refName); err != nil {
+	if err := errs.CheckFinite(ref, refName); err != nil {
 		return 0, err
 	}
-	if err := checkFinite(emb, embName); err != nil {
+	if err := errs.CheckFinite(emb, embName); err != nil {
 		return 0, err
 	}
-	r, e := asDense(ref), asDense(emb)
+	r, e := dense.AsDense(ref), dense.AsDense(emb)
 	dr := make([]float64, n)
 	de := make([]float64, n)
 	idx := make([]int, n)

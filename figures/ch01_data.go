@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dimredbook/book/dimred/highdim"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,7 +16,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/dimredbook/book/datasets"
-	"github.com/dimredbook/book/dimred"
 )
 
 // Chapter 1's real-data figures (book §1.5–1.9): the oil-flow schematic,
@@ -324,15 +325,15 @@ const gridVowelP = 24750
 // be drawn: G(12375, 6187.5), whose variance 8/p = 0.000323 is the book's
 // predicted value; the book's empirical 0.07 cannot be checked.
 func Fig1_15GridVowelDistances() (*Figure, error) {
-	a, b := dimred.InterpointSquaredDistance(gridVowelP, 1)
-	pred := dimred.InterpointVariance(gridVowelP, 1)
+	a, b := highdim.InterpointSquaredDistance(gridVowelP, 1)
+	pred := highdim.InterpointVariance(gridVowelP, 1)
 	pl := newPlot(fmt.Sprintf("p = %d: theory only (data not public)", gridVowelP), "squared distance", "density")
 	xs := append(linspace(0, 1.8, 50), linspace(1.8, 2.2, 801)...)
 	xs = append(xs, linspace(2.2, 6, 50)...)
 	ys := make([]float64, len(xs))
 	peak := 0.0
 	for i, x := range xs {
-		ys[i] = dimred.GammaPDF(x, a, b)
+		ys[i] = highdim.GammaPDF(x, a, b)
 		peak = math.Max(peak, ys[i])
 	}
 	pl.Add(line(xs, ys, theoryRed, 2))

@@ -5,13 +5,13 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dimredbook/book/dimred/highdim"
+
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-
-	"github.com/dimredbook/book/dimred"
 )
 
 // Chapter 1's interpoint squared-distance histograms (Figs 1.8, 1.10, 1.12,
@@ -36,7 +36,7 @@ type distanceHistogram struct {
 }
 
 func newDistanceHistogram(Y mat.Matrix) (*distanceHistogram, error) {
-	v, err := dimred.NormalisedInterpointDistances(Y)
+	v, err := highdim.NormalisedInterpointDistances(Y)
 	if err != nil {
 		return nil, err
 	}
@@ -68,14 +68,14 @@ func (h *distanceHistogram) misfit(a, b float64) float64 {
 	total := 0.0
 	for k, c := range h.centres {
 		lo, hi := c-h.width/2, c+h.width/2
-		theory := dimred.GammaCDF(hi, a, b) - dimred.GammaCDF(lo, a, b)
+		theory := highdim.GammaCDF(hi, a, b) - highdim.GammaCDF(lo, a, b)
 		total += math.Abs(h.density[k]*h.width - theory)
 	}
 	// theory mass outside the histogram's range counts as misfit too
 	lo := h.centres[0] - h.width/2
 	hi := h.centres[len(h.centres)-1] + h.width/2
 	a0, b0 := a, b
-	total += dimred.GammaCDF(lo, a0, b0) + 1 - dimred.GammaCDF(hi, a0, b0)
+	total += highdim.GammaCDF(lo, a0, b0) + 1 - highdim.GammaCDF(hi, a0, b0)
 	return total
 }
 
@@ -94,7 +94,7 @@ func (h *distanceHistogram) panel(title string, curves ...[2]float64) *plot.Plot
 		xs := linspace(0, 6, 1201)
 		ys := make([]float64, len(xs))
 		for i, x := range xs {
-			ys[i] = dimred.GammaPDF(x, ab[0], ab[1])
+			ys[i] = highdim.GammaPDF(x, ab[0], ab[1])
 		}
 		ymax = math.Max(ymax, floats.Max(ys))
 		p.Add(line(xs, ys, theoryRed, 2))
@@ -124,8 +124,8 @@ func interpointFigure(id, caption, data string, Y mat.Matrix, bookVariance, book
 		return nil, fmt.Errorf("figure %s: %w", id, err)
 	}
 	_, p := Y.Dims()
-	a, b := dimred.InterpointSquaredDistance(p, 1)
-	pred := dimred.InterpointVariance(p, 1)
+	a, b := highdim.InterpointSquaredDistance(p, 1)
+	pred := highdim.InterpointVariance(p, 1)
 	return &Figure{
 		ID: id, Caption: caption, Data: data,
 		Panels: []*plot.Plot{h.panel(fmt.Sprintf("p = %d", p), [2]float64{a, b})},
@@ -142,7 +142,7 @@ func interpointFigure(id, caption, data string, Y mat.Matrix, bookVariance, book
 // the sample variance is close to the predicted 8/p = 0.008.
 func Fig1_8GaussianDistances() (*Figure, error) {
 	var Y mat.Dense
-	dimred.SampleIsotropic(&Y, 1000, 1000, 1, rand.NewPCG(1, 8))
+	highdim.SampleIsotropic(&Y, 1000, 1000, 1, rand.NewPCG(1, 8))
 	f, err := interpointFigure("1.8",
 		"Interpoint squared distances for 1000 points sampled from a 1000-dimensional Gaussian, with the gamma density G(500, 250) predicted for independent features.",
 		"synthetic", &Y, math.NaN(), math.NaN())
@@ -168,13 +168,13 @@ func Fig1_16StructuredGaussian() (*Figure, error) {
 		}
 	}
 	var Y mat.Dense
-	dimred.SampleLinearGaussian(&Y, n, W, 1e-2, rand.NewPCG(2, 16))
+	highdim.SampleLinearGaussian(&Y, n, W, 1e-2, rand.NewPCG(2, 16))
 	h, err := newDistanceHistogram(&Y)
 	if err != nil {
 		return nil, err
 	}
-	a1, b1 := dimred.InterpointSquaredDistance(p, 1)
-	a2, b2 := dimred.InterpointSquaredDistance(q, 1)
+	a1, b1 := highdim.InterpointSquaredDistance(p, 1)
+	a2, b2 := highdim.InterpointSquaredDistance(q, 1)
 	return &Figure{
 		ID:      "1.16",
 		Caption: "Interpoint squared distances for 1000 points from a 1000-dimensional Gaussian with covariance W Wᵀ + 0.01 I, W 1000×2: (a) with the theory curve for 1000 independent dimensions, G(500, 250); (b) with the curve for 2 dimensions, G(1, 0.5).",
@@ -185,8 +185,8 @@ func Fig1_16StructuredGaussian() (*Figure, error) {
 		},
 		Numbers: []Number{
 			Ours("variance of squared distances", h.variance),
-			Ours("predicted variance, p = 1000 independent", dimred.InterpointVariance(p, 1)),
-			Ours("predicted variance, q = 2 independent", dimred.InterpointVariance(q, 1)),
+			Ours("predicted variance, p = 1000 independent", highdim.InterpointVariance(p, 1)),
+			Ours("predicted variance, q = 2 independent", highdim.InterpointVariance(q, 1)),
 			Ours("L1 misfit to G(500, 250)", h.misfit(a1, b1)),
 			Ours("L1 misfit to G(1, 0.5)", h.misfit(a2, b2)),
 		},

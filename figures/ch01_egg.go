@@ -5,23 +5,23 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/dimredbook/book/dimred/highdim"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/dimredbook/book/dimred"
 )
 
 // The "Gaussian egg" (book §1.1.1–1.1.2): the mass of a spherical Gaussian
 // inside 0.95σ (yolk), between 0.95σ and 1.05σ (green) and beyond (white),
 // with the radius measured on the dimension-normalised squared distance
-// (see dimred.EggMasses for why this is the convention the captions use).
+// (see highdim.EggMasses for why this is the convention the captions use).
 
 const eggLo, eggHi = 0.95, 1.05
 
 // eggNumbers states the three masses in percent beside the caption's.
 func eggNumbers(p int, yolk, green, white float64) []Number {
-	y, g, w := dimred.EggMasses(p, eggLo, eggHi)
+	y, g, w := highdim.EggMasses(p, eggLo, eggHi)
 	return []Number{
 		Num("yolk mass (%)", yolk, 100*y, 0.05),
 		Num("green mass (%)", green, 100*g, 0.05),
@@ -51,7 +51,7 @@ func Fig1_1EggMass1D() (*Figure, error) {
 	piece(-eggLo, eggLo, yolkColour)
 	piece(eggLo, eggHi, greenColour)
 	piece(eggHi, 3, whiteColour)
-	y, g, w := dimred.EggMasses(1, eggLo, eggHi)
+	y, g, w := highdim.EggMasses(1, eggLo, eggHi)
 	p.Add(labels([]float64{0, -2.1, 2.1}, []float64{0.17, 0.08, 0.08}, []string{pct(y), pct(w / 2), pct(w / 2)}, 11))
 	leader(p, 1.0, 0.2, 1.7, 0.33, pct(g))
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -3, 3, 0, 0.42
@@ -86,7 +86,7 @@ func Fig1_2EggMass2D() (*Figure, error) {
 	disc(3, whiteColour)
 	disc(eggHi, greenColour)
 	disc(eggLo, yolkColour)
-	y, g, w := dimred.EggMasses(2, eggLo, eggHi)
+	y, g, w := highdim.EggMasses(2, eggLo, eggHi)
 	p.Add(labels([]float64{0, 0}, []float64{0, -1.3}, []string{pct(y), pct(w)}, 11))
 	leader(p, 0.707, 0.424, 2.2, 1.45, pct(g))
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -3.1, 3.1, -1.9, 1.9
@@ -135,7 +135,7 @@ func Fig1_3EggMass3D() (*Figure, error) {
 	eq := line(bx, by, color.Gray{Y: 120}, 0.7)
 	eq.Dashes = []vg.Length{vg.Points(3), vg.Points(2)}
 	p.Add(eq)
-	y, g, w := dimred.EggMasses(3, eggLo, eggHi)
+	y, g, w := highdim.EggMasses(3, eggLo, eggHi)
 	p.Add(labels([]float64{0.45, -1.5}, []float64{0.35, -1.5}, []string{pct(y), pct(w)}, 11))
 	leader(p, 0.78, 0.62, 2.2, 2.25, pct(g))
 	equalAxes(p, -3.3, 3.3)
@@ -174,7 +174,7 @@ func Fig1_4DistanceSchematic() (*Figure, error) {
 func Fig1_5MassAgainstDimension() (*Figure, error) {
 	var xs, yolk, inner []float64
 	for x := 0; x <= 10; x++ {
-		y, g, _ := dimred.EggMasses(1<<x, eggLo, eggHi)
+		y, g, _ := highdim.EggMasses(1<<x, eggLo, eggHi)
 		xs = append(xs, float64(x))
 		yolk = append(yolk, y)
 		inner = append(inner, y+g)
@@ -212,7 +212,7 @@ func Fig1_5MassAgainstDimension() (*Figure, error) {
 			peak, peakD = w, 1<<x
 		}
 	}
-	_, g1024, _ := dimred.EggMasses(1024, eggLo, eggHi)
+	_, g1024, _ := highdim.EggMasses(1024, eggLo, eggHi)
 	return &Figure{
 		ID: "1.5", Caption: "Probability mass against dimension: within 0.95σ (yellow), between 0.95σ and 1.05σ (green) and beyond 1.05σ (white), for D = 1, 2, 4, …, 1024.",
 		Data: "synthetic", Panels: []*plot.Plot{p}, Width: 14 * vg.Centimeter, Height: 9 * vg.Centimeter,

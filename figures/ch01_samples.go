@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dimredbook/book/dimred/highdim"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
@@ -26,7 +28,7 @@ func Fig1_6ProjectedGaussian() (*Figure, error) {
 		return nil, dimred.ErrSingular
 	}
 	var Y mat.Dense
-	dimred.SampleGaussian(&Y, 300, []float64{0, 0}, &chol, rand.NewPCG(2, 6))
+	highdim.SampleGaussian(&Y, 300, []float64{0, 0}, &chol, rand.NewPCG(2, 6))
 	xs, ys := mat.Col(nil, 0, &Y), mat.Col(nil, 1, &Y)
 	lim := 0.0
 	for i := range xs {

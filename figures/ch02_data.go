@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -107,7 +109,7 @@ func OilMissing(Y *mat.Dense, labels []int, frac float64, wFull *mat.Dense) (*Oi
 	res := &OilMissingResult{
 		Fraction: frac, Missing: float64(cnt) / float64(n*p), X: &X, Sigma2: m.NoiseVariance(),
 		NNErrors: dimred.NearestNeighbourErrors(&X, labels), Iterations: m.Iterations(),
-		LogLikObs: m.LogLikelihood(), SubspaceDeg: dimred.SubspaceAngle(&W, wFull) * 180 / math.Pi,
+		LogLikObs: m.LogLikelihood(), SubspaceDeg: linalg.SubspaceAngle(&W, wFull) * 180 / math.Pi,
 	}
 	if cnt > 0 { // the draft's algorithm only has a missing-data branch
 		Xd, s2 := draftMissingEM(Ym, 2, 100, rand.New(rand.NewPCG(2, 5)))

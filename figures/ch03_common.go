@@ -7,12 +7,13 @@ import (
 	"math"
 	"sync"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/dimredbook/book/datasets"
-	"github.com/dimredbook/book/dimred"
 )
 
 // Shared helpers of the Chapter 3 figures: the rotated-six data (generated
@@ -137,7 +138,7 @@ func sixImage(Y *mat.Dense, i int) *mat.Dense {
 func scaledDistances(X mat.Matrix, s float64) *mat.SymDense {
 	n, _ := X.Dims()
 	D := mat.NewSymDense(n, nil)
-	dimred.PairwiseSquaredDistances(D, X)
+	linalg.PairwiseSquaredDistances(D, X)
 	D.ScaleSym(1/s, D)
 	return D
 }

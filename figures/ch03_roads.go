@@ -7,6 +7,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -79,7 +81,7 @@ func fitRoads() (*roadsFit, error) {
 			roadsErr = err
 			return
 		}
-		roadsRes = &roadsFit{d: d, mds: m, X: &X, B: dimred.DoubleCentre(nil, D2),
+		roadsRes = &roadsFit{d: d, mds: m, X: &X, B: linalg.DoubleCentre(nil, D2),
 			vals: m.EigenvaluesTo(nil), pro: pro, merc: P}
 	})
 	return roadsRes, roadsErr
@@ -260,7 +262,7 @@ func Fig3_11RoadReconstruction() (*Figure, error) {
 	}
 	n := r.d.D.SymmetricDim()
 	Dx := mat.NewSymDense(n, nil)
-	dimred.PairwiseSquaredDistances(Dx, r.X)
+	linalg.PairwiseSquaredDistances(Dx, r.X)
 	mean, mx := 0.0, 0.0
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {

@@ -6,6 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dimredbook/book/dimred/highdim"
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -139,7 +142,7 @@ func Fig3_2SixDistances() (*Figure, error) {
 	}
 	mean /= float64(n*(n-1)) / 2
 	tot := 0.0
-	for _, v := range dimred.ColumnVariances(Y) {
+	for _, v := range linalg.ColumnVariances(Y) {
 		tot += v
 	}
 	return &Figure{
@@ -251,7 +254,7 @@ func Fig3_4FeatureSelection() (*Figure, error) {
 func pcaCodeScaleErrors(Y *mat.Dense, qs []int) ([]float64, error) {
 	n, p := Y.Dims()
 	Yt := mat.DenseCopyOf(Y.T()) // p×n: rows are pixels, columns images
-	dimred.CentreColumns(Yt, Yt)
+	linalg.CentreColumns(Yt, Yt)
 	C := mat.NewSymDense(n, nil)
 	C.SymOuterK(1/float64(p-1), Yt.T())
 	var es mat.EigenSym
@@ -267,7 +270,7 @@ func pcaCodeScaleErrors(Y *mat.Dense, qs []int) ([]float64, error) {
 			Z.Set(i, j, U.At(i, j)*math.Sqrt(math.Max(vals[j], 0)))
 		}
 	}
-	vars := dimred.ColumnVariances(Z)
+	vars := linalg.ColumnVariances(Z)
 	out := make([]float64, len(qs))
 	for k, q := range qs {
 		out[k] = dimred.FeatureSelectionError(vars, min(q, n)) * float64(n) / float64(p)
@@ -350,14 +353,14 @@ func FigX3_2BernoulliSixes() (*Figure, error) {
 			}
 		}
 	}
-	var b dimred.Bernoulli
+	var b highdim.Bernoulli
 	if err := b.Fit(bin); err != nil {
 		return nil, err
 	}
 	lp, _ := b.LogProb(bin)
 	l10 := lp / math.Ln10
 	const nsPerYear = 365.25 * 24 * 3600 * 1e9
-	waitYears := dimred.GeometricWaitLog10(l10) - math.Log10(nsPerYear)
+	waitYears := highdim.GeometricWaitLog10(l10) - math.Log10(nsPerYear)
 	rng := rand.New(rand.NewPCG(3, 1))
 	f := &Figure{
 		ID:      "X3.2",
@@ -383,7 +386,7 @@ func FigX3_2BernoulliSixes() (*Figure, error) {
 		Num("π = p₁/p", 849.0/3648, b.Pi, 5e-7),
 		Num("log₁₀ p(y = six)", math.Log10(2.67)-860, l10, 0.005),
 		Num("log₁₀ expected wait (years, one sample per ns)", 217, waitYears, 0.5),
-		Ours("log₁₀ P(seen within 10¹⁰ years)", dimred.Log10ProbWithin(l10, 1e10*nsPerYear)),
+		Ours("log₁₀ P(seen within 10¹⁰ years)", highdim.Log10ProbWithin(l10, 1e10*nsPerYear)),
 	}
 	return f, nil
 }

@@ -13,7 +13,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/dimredbook/book/dimred"
+	"github.com/dimredbook/book/dimred/kernel"
+
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -35,8 +36,8 @@ var ch4Centres = []float64{-1, 0, 1}
 const ch4Ell = 1.0
 
 // ch4Basis is the book's basis φ_k(y) = exp(−(y − μ_k)²/ℓ²).
-func ch4Basis() dimred.EQBasis {
-	return dimred.EQBasis{Centres: mat.NewDense(3, 1, append([]float64(nil), ch4Centres...)), LengthScale: ch4Ell}
+func ch4Basis() kernel.EQBasis {
+	return kernel.EQBasis{Centres: mat.NewDense(3, 1, append([]float64(nil), ch4Centres...)), LengthScale: ch4Ell}
 }
 
 // ch4Features returns Φ (len(ys)×3) at the inputs ys.
@@ -251,10 +252,10 @@ func Fig4_4BasisDistanceFar() (*Figure, error) {
 func Fig4_5InfiniteBasisDistance() (*Figure, error) {
 	const yi, yj = -4.0, 4.0
 	ys := linspace(-6, 6, 241)
-	k := dimred.RBF{LengthScale: ch4Ell}
+	k := kernel.RBF{LengthScale: ch4Ell}
 	grid := mat.NewDense(len(ys), 1, append([]float64(nil), ys...))
 	K := mat.NewSymDense(len(ys), nil)
-	dimred.GramTo(K, k, grid)
+	kernel.Gram(K, k, grid)
 	for i := range ys {
 		K.SetSym(i, i, K.At(i, i)+1e-8)
 	}

@@ -20,6 +20,9 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/dimredbook/book/dimred/kernel"
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/dimred"
 	"gonum.org/v1/gonum/mat"
@@ -52,7 +55,7 @@ type ch4SixesData struct {
 	LVals  []float64     // eigenvalues of Ŷ Ŷᵀ (linear PCA), descending
 	Dist   *mat.SymDense // implied distances √(k_ii + k_jj − 2k_ij)
 	XDist  *mat.SymDense // latent distances ‖x_i − x_j‖ at q = 360
-	Kernel dimred.RBF
+	Kernel kernel.RBF
 }
 
 var ch4Sixes = sync.OnceValues(func() (*ch4SixesData, error) {
@@ -61,12 +64,12 @@ var ch4Sixes = sync.OnceValues(func() (*ch4SixesData, error) {
 		return nil, fmt.Errorf("figures: rotated sixes: %w", err)
 	}
 	Y := ds.Y
-	d := &ch4SixesData{Y: Y, Kernel: dimred.RBFInverseWidth(ch4InverseWidth)}
+	d := &ch4SixesData{Y: Y, Kernel: kernel.RBFInverseWidth(ch4InverseWidth)}
 	n, _ := d.Y.Dims()
 	d.K = mat.NewSymDense(n, nil)
-	dimred.GramTo(d.K, d.Kernel, d.Y)
+	kernel.Gram(d.K, d.Kernel, d.Y)
 	d.D2 = mat.NewSymDense(n, nil)
-	dimred.PairwiseSquaredDistances(d.D2, d.Y)
+	linalg.PairwiseSquaredDistances(d.D2, d.Y)
 
 	// The book's route: eig of the uncentred K, all components.
 	kp := dimred.KernelPCA{Q: n, NoCentre: true}
@@ -81,16 +84,16 @@ var ch4Sixes = sync.OnceValues(func() (*ch4SixesData, error) {
 		return nil, err
 	}
 	d.CVals = kc.EigenvaluesTo(nil)
-	lin := dimred.KernelPCA{Q: n, Kernel: dimred.Linear{}}
+	lin := dimred.KernelPCA{Q: n, Kernel: kernel.Linear{}}
 	if err := lin.Fit(d.Y); err != nil {
 		return nil, err
 	}
 	d.LVals = lin.EigenvaluesTo(nil)
 
 	d.Dist = mat.NewSymDense(n, nil)
-	dimred.ImpliedSquaredDistancesTo(d.Dist, d.K)
+	kernel.ImpliedSquaredDistances(d.Dist, d.K)
 	d.XDist = mat.NewSymDense(n, nil)
-	dimred.PairwiseSquaredDistances(d.XDist, d.X)
+	linalg.PairwiseSquaredDistances(d.XDist, d.X)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			d.Dist.SetSym(i, j, math.Sqrt(d.Dist.At(i, j)))
@@ -722,7 +725,7 @@ func FigX4_3PreImages() (*Figure, error) {
 		return nil, err
 	}
 	n, _ := d.Y.Dims()
-	kp := dimred.KernelPCA{Kernel: dimred.RBFInverseWidth(ch4PreImageInverseWidth), Q: 2}
+	kp := dimred.KernelPCA{Kernel: kernel.RBFInverseWidth(ch4PreImageInverseWidth), Q: 2}
 	if err := kp.Fit(d.Y); err != nil {
 		return nil, err
 	}
@@ -738,7 +741,7 @@ func FigX4_3PreImages() (*Figure, error) {
 	}
 	step /= float64(n)
 	rad /= float64(n)
-	pre := dimred.PreImage{Kernel: dimred.RBF{LengthScale: 10 * step}}
+	pre := dimred.PreImage{Kernel: kernel.RBF{LengthScale: 10 * step}}
 	if err := pre.Fit(X, d.Y); err != nil {
 		return nil, err
 	}

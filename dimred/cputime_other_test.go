@@ -1,5 +1,0 @@
-//go:build !unix
-
-package dimred
-
-func processCPUSeconds() float64 { return 0 }

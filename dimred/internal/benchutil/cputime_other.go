@@ -1,0 +1,5 @@
+//go:build !unix
+
+package benchutil
+
+func ProcessCPUSeconds() float64 { return 0 }

@@ -1,0 +1,215 @@
+package dimred
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/optimize"
+)
+
+// The one iteration driver of the package's iterative fits: EM (PPCA,
+// PPCA with missing data, FactorAnalysis, MixturePPCA, BayesianPCA, GTM)
+// and gradient-based fits (density networks, MEU, the GP-LVM). Every such
+// method has the same three settings, with the same meaning:
+//
+//	MaxIter  the largest number of iterations (EM steps, or major
+//	         iterations of the optimiser); 0 means the method's default
+//	Tol      convergence when an iteration changes the objective by at
+//	         most Tol·|objective|; 0 means the method's default, a
+//	         negative Tol runs exactly MaxIter iterations
+//	Monitor  called with the iteration number (from 0) and the objective
+//	         (a log-likelihood or its bound) before every step; returning
+//	         true stops the fit, which then counts as converged
+//
+// A fit that reaches MaxIter returns its last (for EM, its best) result
+// with an error wrapping ErrNotConverged; the model is fitted and usable.
+
+// iteration is the resolved control of one fit.
+type iteration struct {
+	name    string // the model and algorithm, for errors: "PPCA EM"
+	maxIter int
+	tol     float64
+	monitor func(iter int, objective float64) bool
+	// ascent marks an objective that every step should increase (an EM
+	// log-likelihood or bound): the change tested is obj − prev, so a fall
+	// (round-off at convergence) counts as converged. Otherwise |obj − prev|.
+	ascent bool
+}
+
+// newIteration resolves a method's MaxIter and Tol settings, a zero value
+// replaced by the method's default. A negative MaxIter panics.
+func newIteration(name string, maxIter int, tol float64, monitor func(int, float64) bool, defIter int, defTol float64) iteration {
+	if maxIter < 0 {
+		panic(fmt.Sprintf("dimred: %s MaxIter = %d < 0", name, maxIter))
+	}
+	if math.IsNaN(tol) {
+		panic(fmt.Sprintf("dimred: %s Tol is NaN", name))
+	}
+	if maxIter == 0 {
+		maxIter = defIter
+	}
+	if tol == 0 {
+		tol = defTol
+	}
+	return iteration{name: name, maxIter: maxIter, tol: tol, monitor: monitor, ascent: true}
+}
+
+// run drives an alternating fit: eval computes the objective of the
+// current state, step moves to the next state. It evaluates, asks the
+// Monitor, tests convergence, and steps, at most maxIter times; on
+// reaching the limit it evaluates the final state once more. It returns
+// the number of steps taken, the objective of the final state, and an
+// error: eval's or step's, or one wrapping ErrNotConverged.
+func (c iteration) run(eval func() (float64, error), step func() error) (iters int, obj float64, err error) {
+	prev := math.Inf(-1)
+	for it := 0; ; it++ {
+		if obj, err = eval(); err != nil {
+			return it, obj, err
+		}
+		if math.IsNaN(obj) || math.IsInf(obj, 0) {
+			return it, obj, fmt.Errorf("%w: %s objective %v at iteration %d", ErrOverflow, c.name, obj, it)
+		}
+		if c.monitor != nil && c.monitor(it, obj) {
+			return it, obj, nil
+		}
+		if it > 0 && c.converged(obj, prev) {
+			return it, obj, nil
+		}
+		if it == c.maxIter {
+			return it, obj, c.notConverged(it, obj)
+		}
+		prev = obj
+		if err = step(); err != nil {
+			return it, obj, err
+		}
+	}
+}
+
+// converged applies the stopping rule to the objective obj after prev.
+func (c iteration) converged(obj, prev float64) bool {
+	if c.tol < 0 {
+		return false
+	}
+	change := obj - prev
+	if !c.ascent {
+		change = math.Abs(change)
+	}
+	return change <= c.tol*math.Abs(obj)
+}
+
+func (c iteration) notConverged(it int, obj float64) error {
+	return fmt.Errorf("%w: %s after %d iterations (objective %.10g)", ErrNotConverged, c.name, it, obj)
+}
+
+// errMonitorStop is how the Recorder of maximise stops the optimiser when
+// the Monitor asks it to.
+var errMonitorStop = errors.New("dimred: stopped by Monitor")
+
+// maximise maximises f over x with gonum's L-BFGS, starting from x and
+// leaving the best point found in x. f returns the objective at x and, when
+// grad is non-nil, stores its gradient there. The Monitor sees the
+// objective of every major iteration; convergence is the optimiser's
+// gradient test (‖∇f‖∞ ≤ gradTol) or the driver's rule on the objective
+// (change ≤ Tol·|f| over one major iteration). On reaching maxIter, x holds
+// the best point with an error wrapping ErrNotConverged.
+func (c iteration) maximise(x []float64, gradTol float64, f func(grad, x []float64) float64) (iters int, obj float64, err error) {
+	// gonum's Problem evaluates Func and Grad separately at the same point;
+	// one call of f serves both.
+	var lastX, lastG []float64
+	lastF := math.NaN()
+	eval := func(x []float64) {
+		if lastX != nil && equalSlices(lastX, x) {
+			return
+		}
+		if lastG == nil {
+			lastG = make([]float64, len(x))
+		}
+		lastF = f(lastG, x)
+		lastX = append(lastX[:0], x...)
+	}
+	p := optimize.Problem{
+		Func: func(x []float64) float64 { eval(x); return -lastF },
+		Grad: func(g, x []float64) {
+			eval(x)
+			for i, v := range lastG {
+				g[i] = -v
+			}
+		},
+	}
+	// Iteration 0 is the start: evaluate it here, show it to the Monitor,
+	// and hand it to the optimiser so that it is not evaluated twice.
+	eval(x)
+	if math.IsNaN(lastF) || math.IsInf(lastF, 0) {
+		return 0, lastF, fmt.Errorf("%w: %s objective %v at the start", ErrOverflow, c.name, lastF)
+	}
+	if c.monitor != nil && c.monitor(0, lastF) {
+		return 0, lastF, nil
+	}
+	init := &optimize.Location{F: -lastF, Gradient: make([]float64, len(x))}
+	for i, v := range lastG {
+		init.Gradient[i] = -v
+	}
+	rec := &monitorRecorder{c: c}
+	conv := optimize.Converger(optimize.NeverTerminate{})
+	if c.tol >= 0 {
+		conv = &optimize.FunctionConverge{Relative: c.tol, Iterations: 1}
+	}
+	s := &optimize.Settings{
+		GradientThreshold: gradTol,
+		Converger:         conv,
+		MajorIterations:   c.maxIter,
+		Recorder:          rec,
+		InitValues:        init,
+	}
+	res, err := optimize.Minimize(p, x, s, &optimize.LBFGS{})
+	if res != nil {
+		copy(x, res.X)
+		obj = -res.F
+		iters = res.MajorIterations
+	}
+	switch {
+	case errors.Is(err, errMonitorStop):
+		return iters, obj, nil
+	case err != nil:
+		if res == nil || math.IsNaN(obj) || math.IsInf(obj, 0) {
+			return iters, obj, fmt.Errorf("%w: %s: %v", ErrOverflow, c.name, err)
+		}
+		return iters, obj, fmt.Errorf("%w: %s: %v", ErrNotConverged, c.name, err)
+	case res.Status == optimize.IterationLimit:
+		return iters, obj, c.notConverged(iters, obj)
+	}
+	return iters, obj, nil
+}
+
+// monitorRecorder passes the objective of each major iteration to the
+// Monitor and stops the optimiser when the Monitor returns true.
+type monitorRecorder struct {
+	c  iteration
+	it int
+}
+
+func (r *monitorRecorder) Init() error { r.it = 0; return nil }
+
+func (r *monitorRecorder) Record(loc *optimize.Location, op optimize.Operation, _ *optimize.Stats) error {
+	if op&optimize.MajorIteration == 0 {
+		return nil
+	}
+	r.it++
+	if r.c.monitor != nil && r.c.monitor(r.it, -loc.F) {
+		return errMonitorStop
+	}
+	return nil
+}
+
+func equalSlices(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

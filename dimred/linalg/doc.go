@@ -1,0 +1,27 @@
+// Package linalg is the numerical core of dimred: the linear algebra that
+// Go lacks and every dimensionality-reduction method needs.
+//
+//   - A partial symmetric eigensolver for a few eigenpairs at one end of the
+//     spectrum: EigenSym for matrices and EigenSymOp for any SymOperator
+//     (DenseOperator, CentredDenseOperator, the sparse CSR type, or
+//     implicit operators such as DoubleCentred, which applies −½ H A H
+//     without forming H). Small problems use gonum's dense mat.EigenSym,
+//     larger ones thick-restart block Lanczos with full
+//     reorthogonalisation, and the smallest pairs of large sparse matrices
+//     (graph Laplacians) Lanczos on a Chebyshev polynomial filter.
+//   - TruncatedSVD: exact through the eigensolver, or the randomized range
+//     finder of Halko, Martinsson & Tropp (2011).
+//   - Distances and Gram products (SquaredDistances,
+//     PairwiseSquaredDistances, Gram), column statistics and centring
+//     (ColumnMeans, ColumnVariances, CentreColumns, Standardise,
+//     DoubleCentre), orthonormalisation and subspace angles.
+//
+// Work that parallelises (tiled products, Gram matrices, sparse products)
+// is spread over GOMAXPROCS goroutines. Eigenvectors have a fixed sign:
+// the entry of largest magnitude is positive (FixSigns).
+//
+// Errors follow dimred's rule: a NaN or Inf in the input is returned as an
+// error wrapping ErrNaN, an eigensolver that runs out of iterations as a
+// *NotConvergedError wrapping ErrNotConverged; wrong shapes and
+// impossible arguments panic.
+package linalg

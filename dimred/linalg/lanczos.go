@@ -1,0 +1,380 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/dimredbook/book/dimred/internal/parallel"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// NotConvergedError reports an iterative eigensolver that reached its
+// iteration limit before every wanted eigenpair met the tolerance. It wraps
+// ErrNotConverged; test with errors.Is(err, ErrNotConverged) and recover the
+// details with errors.As.
+type NotConvergedError struct {
+	// Products is the number of operator applications (matrix–vector
+	// products) made.
+	Products int
+	// Bound is the residual bound that was sought, Tol·‖A‖ with ‖A‖
+	// estimated by the largest Ritz value in magnitude.
+	Bound float64
+	// Residuals holds ‖A v_i − λ_i v_i‖ reached for each returned pair, in
+	// the order of the returned eigenvalues.
+	Residuals []float64
+}
+
+func (e *NotConvergedError) Error() string {
+	worst := 0.0
+	for _, r := range e.Residuals {
+		worst = math.Max(worst, r)
+	}
+	return fmt.Sprintf("%v: eigensolver stopped after %d products with largest residual %.3g > bound %.3g (residuals %.3g)",
+		ErrNotConverged, e.Products, worst, e.Bound, e.Residuals)
+}
+
+// Unwrap returns ErrNotConverged.
+func (e *NotConvergedError) Unwrap() error { return ErrNotConverged }
+
+// lanczosParams are the resolved settings of blockLanczos.
+type lanczosParams struct {
+	tol         float64 // relative residual tolerance
+	maxProducts int     // limit on operator applications
+	block       int     // block size b
+	ncv         int     // maximum basis size
+	rnd         *rand.Rand
+	products    *int // if not nil, receives the number of products made
+}
+
+// blockLanczos computes k eigenpairs at one end of the spectrum of the
+// symmetric operator op by thick-restart block Lanczos with full
+// reorthogonalisation (a symmetric block Krylov–Schur method).
+//
+// The basis V (rows are orthonormal n-vectors) grows a block of b vectors at
+// a time. For each new block P the product W = A P is orthogonalised twice
+// against the whole basis (classical Gram–Schmidt, BLAS-3); the
+// coefficients are the entries Vᵀ A P of the projected matrix T = Vᵀ A V,
+// which is thus formed explicitly rather than assumed block tridiagonal (the
+// second pass is skipped when the first removed little, by the
+// Daniel–Gragg–Kaufman–Stewart criterion). The
+// remainder R = W − V Vᵀ W is factorised R = L Q (Q orthonormal rows) and Q
+// is the next block, so A V = V T + Rᵀ E_P and the residual of a Ritz pair
+// (θ, V y) is exactly ‖Lᵀ y_P‖. When the basis is full it is compressed to
+// the l Ritz vectors nearest the wanted end (T becomes diag(θ)), Q is
+// appended and the iteration continues (Wu & Simon's thick restart; Stewart's
+// Krylov–Schur). Directions that vanish in R (an invariant subspace) are
+// replaced by random vectors, so eigenvalues of multiplicity up to b are
+// found and a start block deficient in an eigenvector cannot stall the
+// search.
+func blockLanczos(op SymOperator, k int, end EigenEnd, p lanczosParams) ([]float64, *mat.Dense, error) {
+	n := op.Size()
+	b := max(1, min(p.block, n))
+	ncv := min(n, max(p.ncv, k+2*b))
+	if ncv < n && ncv-b < k {
+		ncv = min(n, k+b)
+	}
+	keep := k + (ncv-k)/2
+	keep = max(k, min(keep, ncv-b))
+
+	V := make([]float64, ncv*n)  // basis rows
+	V2 := make([]float64, ncv*n) // restart buffer
+	W := make([]float64, b*n)    // products and residual block
+	Q := make([]float64, b*n)    // next block
+	L := make([]float64, b*b)    // R = L Q, row-major bp×bq
+	T := make([]float64, ncv*ncv)
+	coef := make([]float64, ncv*b)
+
+	// Start block: Gaussian rows, orthonormalised.
+	for i := range W {
+		W[i] = p.rnd.NormFloat64()
+	}
+	wnorm := make([]float64, b)
+	for i := range wnorm {
+		wnorm[i] = floats.Norm(W[i*n:(i+1)*n], 2)
+	}
+	bq := qrRows(W, b, wnorm, nil, 0, Q, L, b, n, n, p.rnd)
+	copy(V, Q[:bq*n])
+	nb, known := bq, 0
+	products := 0
+	anorm := 0.0
+
+	var es mat.EigenSym
+	var theta []float64
+	var Y mat.Dense
+	var res []float64
+	for {
+		// Multiply the pending block.
+		bp := nb - known
+		P := V[known*n : nb*n]
+		mulBlock(op, W[:bp*n], P, bp)
+		products += bp
+		for i := 0; i < bp; i++ {
+			wnorm[i] = floats.Norm(W[i*n:(i+1)*n], 2)
+		}
+		for i := range coef[:nb*bp] {
+			coef[i] = 0
+		}
+		orthoAgainst(V, nb, W, bp, n, coef)
+		// Second pass unless every row kept ≥ 1/√2 of its norm (the DGKS
+		// criterion: then one pass is orthogonal to working precision).
+		for i := 0; i < bp; i++ {
+			if floats.Norm(W[i*n:(i+1)*n], 2) < math.Sqrt2/2*wnorm[i] {
+				orthoAgainst(V, nb, W, bp, n, coef)
+				break
+			}
+		}
+		// coef is nb×bp: coef[j*bp+c] = v_jᵀ A p_c.
+		for j := 0; j < nb; j++ {
+			for c := 0; c < bp; c++ {
+				t := coef[j*bp+c]
+				T[j*ncv+known+c] = t
+				T[(known+c)*ncv+j] = t
+			}
+		}
+		// Symmetrise the new diagonal block exactly.
+		for c := 0; c < bp; c++ {
+			for d := c + 1; d < bp; d++ {
+				m := 0.5 * (T[(known+c)*ncv+known+d] + T[(known+d)*ncv+known+c])
+				T[(known+c)*ncv+known+d] = m
+				T[(known+d)*ncv+known+c] = m
+			}
+		}
+		known = nb
+
+		// Ritz pairs of T.
+		ts := mat.NewSymDense(nb, nil)
+		for i := 0; i < nb; i++ {
+			for j := i; j < nb; j++ {
+				ts.SetSym(i, j, T[i*ncv+j])
+			}
+		}
+		if !es.Factorize(ts, true) {
+			return nil, nil, fmt.Errorf("%w: projected eigenproblem of size %d failed", ErrNotConverged, nb)
+		}
+		theta = es.Values(nil)
+		Y.Reset()
+		es.VectorsTo(&Y)
+		for _, t := range theta {
+			anorm = math.Max(anorm, math.Abs(t))
+		}
+		// Next block and the residual coefficients.
+		room := n - nb
+		bq = qrRows(W, bp, wnorm, V, nb, Q, L, b, n, room, p.rnd)
+		wanted := ritzOrder(theta, end)
+		res = res[:0]
+		converged := true
+		bound := p.tol * anorm
+		for _, j := range wanted[:min(k, nb)] {
+			r := 0.0
+			for c := 0; c < bq; c++ {
+				s := 0.0
+				for i := 0; i < bp; i++ {
+					s += Y.At(nb-bp+i, j) * L[i*b+c]
+				}
+				r += s * s
+			}
+			r = math.Sqrt(r)
+			res = append(res, r)
+			if !(r <= bound) {
+				converged = false
+			}
+		}
+		if nb < k {
+			converged = false
+		}
+		if converged || bq == 0 || products >= p.maxProducts {
+			if p.products != nil {
+				*p.products = products
+			}
+			if nb < k {
+				return nil, nil, &NotConvergedError{Products: products, Bound: bound, Residuals: res}
+			}
+			vals, vecs := ritzVectors(V, nb, n, theta, &Y, wanted[:k])
+			FixSigns(vecs)
+			if converged || bq == 0 && nb == n {
+				return vals, vecs, nil
+			}
+			return vals, vecs, &NotConvergedError{Products: products, Bound: bound, Residuals: append([]float64(nil), res...)}
+		}
+		if nb+bq > ncv {
+			// Thick restart: compress to the keep Ritz vectors nearest the
+			// wanted end.
+			l := keep
+			Yl := mat.NewDense(nb, l, nil)
+			for c, j := range wanted[:l] {
+				for i := 0; i < nb; i++ {
+					Yl.Set(i, c, Y.At(i, j))
+				}
+			}
+			combineRows(V2, Yl.RawMatrix(), V, nb, l, n)
+			V, V2 = V2, V
+			for i := range T {
+				T[i] = 0
+			}
+			for c, j := range wanted[:l] {
+				T[c*ncv+c] = theta[j]
+			}
+			nb, known = l, l
+		}
+		copy(V[nb*n:], Q[:bq*n])
+		nb += bq
+	}
+}
+
+// ritzOrder returns the indices of theta (ascending) ordered from the wanted
+// end inwards (also used by eigenDense for mat.EigenSym's ascending values).
+func ritzOrder(theta []float64, end EigenEnd) []int {
+	m := len(theta)
+	idx := make([]int, m)
+	for i := range idx {
+		if end == Largest {
+			idx[i] = m - 1 - i
+		} else {
+			idx[i] = i
+		}
+	}
+	return idx
+}
+
+// ritzVectors forms the n×len(cols) matrix of Ritz vectors V ᵀY[:, cols] and
+// their values.
+func ritzVectors(V []float64, nb, n int, theta []float64, Y *mat.Dense, cols []int) ([]float64, *mat.Dense) {
+	k := len(cols)
+	Yk := mat.NewDense(nb, k, nil)
+	vals := make([]float64, k)
+	for c, j := range cols {
+		vals[c] = theta[j]
+		for i := 0; i < nb; i++ {
+			Yk.Set(i, c, Y.At(i, j))
+		}
+	}
+	rows := make([]float64, k*n)
+	combineRows(rows, Yk.RawMatrix(), V, nb, k, n)
+	vecs := mat.NewDense(n, k, nil)
+	for c := 0; c < k; c++ {
+		for i := 0; i < n; i++ {
+			vecs.Set(i, c, rows[c*n+i])
+		}
+	}
+	return vals, vecs
+}
+
+// combineRows sets dst (l×n rows) = Yᵀ V[0:nb] with Y nb×l, in parallel over
+// column chunks of V.
+func combineRows(dst []float64, Y blas64.General, V []float64, nb, l, n int) {
+	parallel.For(n, 1024, func(lo, hi int) {
+		w := hi - lo
+		Vc := blas64.General{Rows: nb, Cols: w, Stride: n, Data: V[lo:]}
+		D := blas64.General{Rows: l, Cols: w, Stride: n, Data: dst[lo:]}
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1, Y, Vc, 0, D)
+	})
+}
+
+// orthoAgainst removes from the bp rows of W their components along the nb
+// orthonormal rows of V (one classical Gram–Schmidt pass, BLAS-3) and adds
+// the coefficients C = V Wᵀ (nb×bp, row-major) to coef. Work is split over
+// column chunks on all cores.
+func orthoAgainst(V []float64, nb int, W []float64, bp, n int, coef []float64) {
+	if nb == 0 || bp == 0 {
+		return
+	}
+	// Partial products per chunk, then reduce.
+	chunks := parallel.ChunkBounds(n, 2048)
+	nch := len(chunks) - 1
+	part := make([]float64, nch*nb*bp)
+	parallel.RunChunks(chunks, func(t, lo, hi int) {
+		w := hi - lo
+		Vc := blas64.General{Rows: nb, Cols: w, Stride: n, Data: V[lo:]}
+		Wc := blas64.General{Rows: bp, Cols: w, Stride: n, Data: W[lo:]}
+		C := blas64.General{Rows: nb, Cols: bp, Stride: bp, Data: part[t*nb*bp:]}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, Vc, Wc, 0, C)
+	})
+	C := make([]float64, nb*bp)
+	for t := 0; t < nch; t++ {
+		floats.Add(C, part[t*nb*bp:(t+1)*nb*bp])
+	}
+	floats.Add(coef[:nb*bp], C)
+	Cg := blas64.General{Rows: nb, Cols: bp, Stride: bp, Data: C}
+	parallel.RunChunks(chunks, func(t, lo, hi int) {
+		w := hi - lo
+		Vc := blas64.General{Rows: nb, Cols: w, Stride: n, Data: V[lo:]}
+		Wc := blas64.General{Rows: bp, Cols: w, Stride: n, Data: W[lo:]}
+		blas64.Gemm(blas.Trans, blas.NoTrans, -1, Cg, Vc, 1, Wc)
+	})
+}
+
+// qrRows orthonormalises the bp rows of R, which are already orthogonal to
+// the nb rows of V up to rounding, against each other (Gram–Schmidt applied
+// twice), writing the orthonormal rows to Q and the coefficients to L
+// (row-major with leading dimension ldl): R_i = Σ_j L[i][j] Q_j. wnorm[i] is
+// the norm of row i before it was projected off V. A row that shrank below
+// 1e-8·wnorm[i] is projected off V once more, since rounding in the earlier
+// passes is then no longer negligible; a row below 1e-14·wnorm[i] has
+// vanished (an invariant subspace) and is replaced by a random vector
+// orthogonal to V and Q with zero coefficient, while room (n − nb) allows.
+// It returns the number of rows written to Q.
+func qrRows(R []float64, bp int, wnorm []float64, V []float64, nb int, Q, L []float64, ldl, n, room int, rnd *rand.Rand) int {
+	for i := range L {
+		L[i] = 0
+	}
+	bq := 0
+	tmp := make([]float64, n)
+	scratch := make([]float64, max(1, nb))
+	within := func(li []float64) {
+		for pass := 0; pass < 2; pass++ {
+			for j := 0; j < bq; j++ {
+				qj := Q[j*n : (j+1)*n]
+				d := floats.Dot(qj, tmp)
+				if li != nil {
+					li[j] += d
+				}
+				floats.AddScaled(tmp, -d, qj)
+			}
+		}
+	}
+	offV := func() {
+		if nb > 0 {
+			orthoAgainst(V, nb, tmp, 1, n, scratch)
+		}
+	}
+	for i := 0; i < bp && bq < room; i++ {
+		li := L[i*ldl : i*ldl+ldl]
+		copy(tmp, R[i*n:(i+1)*n])
+		within(li)
+		nrm := floats.Norm(tmp, 2)
+		if nrm < 1e-8*wnorm[i] {
+			offV()
+			within(li)
+			nrm = floats.Norm(tmp, 2)
+		}
+		if nrm > 1e-14*wnorm[i] && nrm > 0 {
+			li[bq] = nrm
+			floats.Scale(1/nrm, tmp)
+			copy(Q[bq*n:(bq+1)*n], tmp)
+			bq++
+			continue
+		}
+		for attempt := 0; attempt < 3; attempt++ {
+			for t := range tmp {
+				tmp[t] = rnd.NormFloat64()
+			}
+			orig := floats.Norm(tmp, 2)
+			offV()
+			within(nil)
+			offV()
+			within(nil)
+			if nrm := floats.Norm(tmp, 2); nrm > 1e-6*orig {
+				floats.Scale(1/nrm, tmp)
+				copy(Q[bq*n:(bq+1)*n], tmp)
+				bq++
+				break
+			}
+		}
+	}
+	return bq
+}

@@ -1,0 +1,447 @@
+package neighbours
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/spatial/kdtree"
+)
+
+// Neighbours holds each point's k nearest neighbours (the point itself
+// excluded), nearest first; ties in distance are broken by index when found
+// by brute force.
+type Neighbours struct {
+	N, K  int
+	Index []int     // n·k; Index[i*K+m] is the m-th nearest neighbour of point i
+	Dist  []float64 // n·k Euclidean distances ‖y_i − y_j‖ (not squared)
+}
+
+// Of returns point i's neighbour indices and distances (views).
+func (nb *Neighbours) Of(i int) ([]int, []float64) {
+	return nb.Index[i*nb.K : (i+1)*nb.K], nb.Dist[i*nb.K : (i+1)*nb.K]
+}
+
+// KDTreeMaxDim is the largest dimension p for which KNearest and
+// EpsilonGraph use gonum's kd-tree; above it they use blocked BLAS distances
+// (brute force, n²p flops at matrix-product speed, half of them thanks to
+// symmetry). Measured on the development machine (2 cores shared with other
+// jobs, load ≈ 9, so ±50%), n = 8000 Gaussian points, k = 10, see
+// BenchmarkKNearestDim:
+//
+//	p          2      4      6      8     16     32
+//	kd-tree  0.34s  0.56s  2.5s   7.0s   4.5s   10s
+//	BLAS     1.5s   2.0s   2.5s   1.9s   0.4s   1.5s
+//
+// The kd-tree's cost grows with the intrinsic dimension of the data (these
+// points fill all p dimensions, its worst case) and only as n log n, the
+// BLAS path's as n²p, so data on a low-dimensional manifold, or much larger
+// n, favour the kd-tree beyond p = 6; set this variable accordingly.
+var KDTreeMaxDim = 6
+
+// knnBlockRows is the number of query rows per BLAS distance block.
+const knnBlockRows = 256
+
+// KNearest returns the k nearest neighbours of every row of Y (n×p) in
+// Euclidean distance, excluding the point itself. It uses a kd-tree when
+// p ≤ KDTreeMaxDim and blocked BLAS distances otherwise, in parallel over
+// query points on all cores. k must satisfy 1 ≤ k < n, else it panics. A
+// NaN or Inf in Y is returned as ErrNaN. Duplicate points are neighbours at
+// distance zero.
+func KNearest(Y mat.Matrix, k int) (*Neighbours, error) {
+	n, p := Y.Dims()
+	if k < 1 || k >= n {
+		panic(fmt.Sprintf("dimred: KNearest k = %d outside [1, %d)", k, n))
+	}
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
+		return nil, err
+	}
+	yd := mat.DenseCopyOf(Y)
+	nb := &Neighbours{N: n, K: k, Index: make([]int, n*k), Dist: make([]float64, n*k)}
+	if p <= KDTreeMaxDim {
+		knnKDTree(yd, k, nb)
+	} else {
+		knnBrute(yd, k, nb)
+	}
+	return nb, nil
+}
+
+// kdPoint is a row of Y with its index, for gonum's kd-tree.
+type kdPoint struct {
+	x []float64
+	i int
+}
+
+func (p kdPoint) Compare(c kdtree.Comparable, d kdtree.Dim) float64 {
+	return p.x[d] - c.(kdPoint).x[d]
+}
+func (p kdPoint) Dims() int { return len(p.x) }
+func (p kdPoint) Distance(c kdtree.Comparable) float64 {
+	q := c.(kdPoint).x
+	s := 0.0
+	for d, v := range p.x {
+		e := v - q[d]
+		s += e * e
+	}
+	return s
+}
+
+type kdPoints []kdPoint
+
+func (p kdPoints) Index(i int) kdtree.Comparable         { return p[i] }
+func (p kdPoints) Len() int                              { return len(p) }
+func (p kdPoints) Slice(start, end int) kdtree.Interface { return p[start:end] }
+func (p kdPoints) Pivot(d kdtree.Dim) int {
+	pl := kdPlane{p, d}
+	return kdtree.Partition(pl, kdtree.MedianOfMedians(pl))
+}
+
+type kdPlane struct {
+	p kdPoints
+	d kdtree.Dim
+}
+
+func (pl kdPlane) Len() int           { return len(pl.p) }
+func (pl kdPlane) Less(i, j int) bool { return pl.p[i].x[pl.d] < pl.p[j].x[pl.d] }
+func (pl kdPlane) Swap(i, j int)      { pl.p[i], pl.p[j] = pl.p[j], pl.p[i] }
+func (pl kdPlane) Slice(start, end int) kdtree.SortSlicer {
+	return kdPlane{pl.p[start:end], pl.d}
+}
+
+func buildKDTree(yd *mat.Dense) (*kdtree.Tree, kdPoints) {
+	n, _ := yd.Dims()
+	pts := make(kdPoints, n)
+	for i := range pts {
+		pts[i] = kdPoint{x: yd.RawRowView(i), i: i}
+	}
+	orig := append(kdPoints(nil), pts...)
+	return kdtree.New(pts, false), orig
+}
+
+func knnKDTree(yd *mat.Dense, k int, nb *Neighbours) {
+	n, _ := yd.Dims()
+	tree, pts := buildKDTree(yd)
+	parallel.For(n, 64, func(lo, hi int) {
+		cand := make([]nbCand, 0, k+1)
+		for i := lo; i < hi; i++ {
+			keep := kdtree.NewNKeeper(k + 1)
+			tree.NearestSet(keep, pts[i])
+			cand = cand[:0]
+			for _, c := range keep.Heap {
+				if c.Comparable == nil {
+					continue
+				}
+				j := c.Comparable.(kdPoint).i
+				if j == i {
+					continue
+				}
+				cand = append(cand, nbCand{c.Dist, j})
+			}
+			sort.Slice(cand, func(a, b int) bool { return cand[a].less(cand[b]) })
+			for m := 0; m < k; m++ {
+				nb.Index[i*k+m] = cand[m].j
+				nb.Dist[i*k+m] = math.Sqrt(cand[m].d)
+			}
+		}
+	})
+}
+
+type nbCand struct {
+	d float64
+	j int
+}
+
+func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.j }
+
+// knnBrute finds neighbours from blocks of squared distances
+// ‖y_i‖² + ‖y_j‖² − 2 y_iᵀ y_j. Distances are symmetric, so only the blocks
+// on and above the diagonal are computed (half the flops of a full
+// product): the block of rows I against columns J ≥ I feeds the lists of
+// the points in I (by rows) and of the points in J > I (by columns). One
+// BLAS product per row block (gonum's Dgemm splits it over all cores), then
+// the list updates in parallel, each goroutine owning a set of points.
+func knnBrute(yd *mat.Dense, k int, nb *Neighbours) {
+	n, p := yd.Dims()
+	sq := linalg.RowSquaredNorms(yd)
+	yr := yd.RawMatrix()
+	g := make([]float64, knnBlockRows*n)
+	lists := make([]nbList, n)
+	for i := range lists {
+		lists[i] = nbList{c: make([]nbCand, 0, k), worst: math.Inf(1)}
+	}
+	for r0 := 0; r0 < n; r0 += knnBlockRows {
+		r1 := min(n, r0+knnBlockRows)
+		h, w := r1-r0, n-r0
+		q := blas64.General{Rows: h, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
+		rest := blas64.General{Rows: w, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
+		G := blas64.General{Rows: h, Cols: w, Stride: w, Data: g}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, rest, 0, G)
+		// Rows of the block: candidates j ≥ r0.
+		parallel.For(h, 16, func(lo, hi int) {
+			for ii := lo; ii < hi; ii++ {
+				i := r0 + ii
+				row := g[ii*w : (ii+1)*w]
+				l := &lists[i]
+				for jj, gj := range row {
+					j := r0 + jj
+					if j == i {
+						continue
+					}
+					d := sq[i] + sq[j] - 2*gj
+					if d < 0 {
+						d = 0
+					}
+					l.offer(d, j, k)
+				}
+			}
+		})
+		// Columns beyond the block: candidates i ∈ [r0, r1).
+		parallel.For(n-r1, 64, func(lo, hi int) {
+			for jj := lo; jj < hi; jj++ {
+				j := r1 + jj
+				col := h + jj // G's column for point j
+				l := &lists[j]
+				for ii := 0; ii < h; ii++ {
+					i := r0 + ii
+					d := sq[i] + sq[j] - 2*g[ii*w+col]
+					if d < 0 {
+						d = 0
+					}
+					l.offer(d, i, k)
+				}
+			}
+		})
+	}
+	for i := range lists {
+		for m, c := range lists[i].c {
+			nb.Index[i*k+m] = c.j
+			nb.Dist[i*k+m] = math.Sqrt(c.d)
+		}
+	}
+}
+
+// nbList is a point's sorted list of its best candidates so far.
+type nbList struct {
+	c     []nbCand
+	worst float64
+}
+
+// offer inserts (d, j) if it is among the k best, ties broken by index.
+func (l *nbList) offer(d float64, j, k int) {
+	if len(l.c) == k && d > l.worst {
+		return
+	}
+	c := nbCand{d, j}
+	if len(l.c) == k && !c.less(l.c[k-1]) {
+		return
+	}
+	pos := sort.Search(len(l.c), func(m int) bool { return c.less(l.c[m]) })
+	if len(l.c) < k {
+		l.c = append(l.c, nbCand{})
+	}
+	copy(l.c[pos+1:], l.c[pos:len(l.c)-1])
+	l.c[pos] = c
+	if len(l.c) == k {
+		l.worst = l.c[k-1].d
+	}
+}
+
+// Symmetrisation says how a directed k-nearest-neighbour relation becomes
+// an undirected graph.
+type Symmetrisation int
+
+const (
+	// Union joins i and j when either is among the other's k nearest
+	// neighbours (the usual choice for Isomap, LLE and Laplacian
+	// eigenmaps; every point has degree ≥ k).
+	Union Symmetrisation = iota
+	// Mutual joins i and j only when each is among the other's k nearest
+	// (sparser; more likely to disconnect the graph).
+	Mutual
+)
+
+// Graph returns the undirected neighbourhood graph as a symmetric linalg.CSR
+// whose entries are the Euclidean distances between joined points.
+func (nb *Neighbours) Graph(sym Symmetrisation) *linalg.CSR {
+	n, k := nb.N, nb.K
+	ii := make([]int, 0, 2*n*k)
+	jj := make([]int, 0, 2*n*k)
+	vv := make([]float64, 0, 2*n*k)
+	in := func(i, j int) bool {
+		for _, c := range nb.Index[i*k : (i+1)*k] {
+			if c == j {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < n; i++ {
+		for m := 0; m < k; m++ {
+			j, d := nb.Index[i*k+m], nb.Dist[i*k+m]
+			back := in(j, i)
+			switch {
+			case back && i < j:
+				// Added once from the smaller index.
+				ii, jj, vv = append(ii, i, j), append(jj, j, i), append(vv, d, d)
+			case back:
+			case sym == Union:
+				ii, jj, vv = append(ii, i, j), append(jj, j, i), append(vv, d, d)
+			}
+		}
+	}
+	return linalg.NewCSR(n, ii, jj, vv)
+}
+
+// KNNGraph returns the symmetrised k-nearest-neighbour graph of the rows of
+// Y with edge weights ‖y_i − y_j‖: KNearest followed by Graph.
+func KNNGraph(Y mat.Matrix, k int, sym Symmetrisation) (*linalg.CSR, error) {
+	nb, err := KNearest(Y, k)
+	if err != nil {
+		return nil, err
+	}
+	return nb.Graph(sym), nil
+}
+
+// EpsilonGraph returns the graph joining every pair of distinct rows of Y
+// with ‖y_i − y_j‖ ≤ eps, weighted by that distance, as a symmetric linalg.CSR.
+// eps must be positive, else it panics. Like KNearest it uses a kd-tree for
+// p ≤ KDTreeMaxDim and blocked BLAS distances otherwise.
+func EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
+	n, p := Y.Dims()
+	if !(eps > 0) {
+		panic("dimred: EpsilonGraph eps must be positive")
+	}
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
+		return nil, err
+	}
+	yd := mat.DenseCopyOf(Y)
+	rows := make([][]nbCand, n)
+	e2 := eps * eps
+	if p <= KDTreeMaxDim {
+		tree, pts := buildKDTree(yd)
+		parallel.For(n, 64, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				keep := kdtree.NewDistKeeper(e2)
+				tree.NearestSet(keep, pts[i])
+				for _, c := range keep.Heap {
+					if c.Comparable == nil {
+						continue
+					}
+					if j := c.Comparable.(kdPoint).i; j != i {
+						rows[i] = append(rows[i], nbCand{c.Dist, j})
+					}
+				}
+			}
+		})
+	} else {
+		sq := linalg.RowSquaredNorms(yd)
+		yr := yd.RawMatrix()
+		all := blas64.General{Rows: n, Cols: p, Stride: yr.Stride, Data: yr.Data}
+		g := make([]float64, knnBlockRows*n)
+		for r0 := 0; r0 < n; r0 += knnBlockRows {
+			r1 := min(n, r0+knnBlockRows)
+			q := blas64.General{Rows: r1 - r0, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
+			blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, all, 0, blas64.General{Rows: r1 - r0, Cols: n, Stride: n, Data: g})
+			for ii := 0; ii < r1-r0; ii++ {
+				i := r0 + ii
+				for j, gj := range g[ii*n : (ii+1)*n] {
+					if d := sq[i] + sq[j] - 2*gj; j != i && d <= e2 {
+						rows[i] = append(rows[i], nbCand{math.Max(d, 0), j})
+					}
+				}
+			}
+		}
+	}
+	var ii, jj []int
+	var vv []float64
+	for i, r := range rows {
+		for _, c := range r {
+			ii, jj, vv = append(ii, i), append(jj, c.j), append(vv, math.Sqrt(c.d))
+		}
+	}
+	return linalg.NewCSR(n, ii, jj, vv), nil
+}
+
+// ConnectedComponents labels the connected components of the undirected
+// graph g (edges are the stored entries; a symmetric pattern is assumed):
+// label[i] ∈ [0, count), components numbered in order of their smallest
+// point.
+func ConnectedComponents(g *linalg.CSR) (label []int, count int) {
+	n := g.N
+	label = make([]int, n)
+	for i := range label {
+		label[i] = -1
+	}
+	stack := make([]int, 0, 64)
+	for s := 0; s < n; s++ {
+		if label[s] >= 0 {
+			continue
+		}
+		label[s] = count
+		stack = append(stack[:0], s)
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, v := range g.Col[g.RowPtr[u]:g.RowPtr[u+1]] {
+				if label[v] < 0 {
+					label[v] = count
+					stack = append(stack, v)
+				}
+			}
+		}
+		count++
+	}
+	return label, count
+}
+
+// DisconnectedError reports a neighbourhood graph with more than one
+// connected component. It wraps ErrDisconnected.
+type DisconnectedError struct {
+	// Components lists the points of each component, largest first.
+	Components [][]int
+}
+
+func (e *DisconnectedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v: %d components", ErrDisconnected, len(e.Components))
+	for c, pts := range e.Components {
+		if c == 6 {
+			fmt.Fprintf(&b, "; …")
+			break
+		}
+		fmt.Fprintf(&b, "; %d points", len(pts))
+		if len(pts) <= 5 {
+			fmt.Fprintf(&b, " %v", pts)
+		} else {
+			fmt.Fprintf(&b, " %v…", pts[:5])
+		}
+	}
+	b.WriteString(" (increase the number of neighbours or eps, or embed each component separately)")
+	return b.String()
+}
+
+// Unwrap returns ErrDisconnected.
+func (e *DisconnectedError) Unwrap() error { return ErrDisconnected }
+
+// CheckConnected returns nil if g is connected and otherwise a
+// *DisconnectedError (wrapping ErrDisconnected) naming the components.
+func CheckConnected(g *linalg.CSR) error {
+	label, count := ConnectedComponents(g)
+	if count <= 1 {
+		return nil
+	}
+	comps := make([][]int, count)
+	for i, l := range label {
+		comps[l] = append(comps[l], i)
+	}
+	sort.SliceStable(comps, func(a, b int) bool { return len(comps[a]) > len(comps[b]) })
+	return &DisconnectedError{Components: comps}
+}
