@@ -1,0 +1,155 @@
+package sdp
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Pair is an unordered pair of points {I, J}, I ≠ J.
+type Pair struct{ I, J int }
+
+// MVU solves the maximum variance unfolding programme (Weinberger and Saul
+// 2004; the book's §5.2)
+//
+//	maximise tr(K)  s.t.  K ⪰ 0,  Σ_ij K_ij = 0,
+//	                      K_ii − 2K_ij + K_jj = sq[t]  for each pairs[t] = {i, j},
+//
+// for an n×n Gram matrix K, where sq[t] is the squared distance ‖y_i − y_j‖²
+// between the pair's points. It returns K, the solver's Result (objectives in
+// the units of sq) and an error from Solve. The neighbourhood graph given by
+// pairs must be connected, or the programme is unbounded (ErrUnbounded).
+// Repeated pairs, in either order, with equal sq are used once; with
+// different sq they make the programme infeasible and give ErrInfeasible.
+// The embedding is the top q eigenvectors of K scaled by the square roots of
+// their eigenvalues; K is already centred.
+func MVU(n int, pairs []Pair, sq []float64, s *Settings) (*mat.SymDense, Result, error) {
+	return MVUBounded(n, pairs, sq, nil, nil, s)
+}
+
+// MVUBounded is MVU with additional inequality constraints
+//
+//	K_ii − 2K_ij + K_jj ≤ leSq[t]  for each le[t] = {i, j},
+//
+// the variant of the book's §5.2 in which distances may shrink but not grow,
+// or Weinberger and Saul's bound on pairs that share a neighbour. eq may be
+// empty (the inequality-only variant); inequality pairs repeating an
+// equality pair are dropped.
+func MVUBounded(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *Settings) (*mat.SymDense, Result, error) {
+	p, scale, err := MVUProblem(n, eq, eqSq, le, leSq)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	sol, err := Solve(p, s)
+	if sol == nil {
+		return nil, Result{}, err
+	}
+	k := sol.X
+	k.ScaleSym(scale, k)
+	r := sol.Result
+	r.PrimalObj *= -scale
+	r.DualObj *= -scale
+	return k, r, err
+}
+
+// MVUProblem builds the MVU programme of MVUBounded in the standard form of
+// Solve (minimise ⟨−I, K⟩), with all squared distances divided by scale (their
+// mean) so that the problem is well scaled; the solution of the scaled
+// problem times scale is the MVU kernel. Constraint 0 is the centring
+// constraint ⟨1 1ᵀ, K⟩ = 0; equality pair t is constraint t+1 and inequality
+// pair t (after removal of duplicates) is G[t].
+func MVUProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*Problem, float64, error) {
+	if n < 2 {
+		panic("sdp: MVU needs n ≥ 2")
+	}
+	if len(eq) != len(eqSq) || len(le) != len(leSq) {
+		panic("sdp: MVU: len(pairs) != len(sq)")
+	}
+	type key struct{ i, j int }
+	norm := func(p Pair, what string, t int) key {
+		if p.I < 0 || p.I >= n || p.J < 0 || p.J >= n || p.I == p.J {
+			panic(fmt.Sprintf("sdp: MVU %s pair %d = (%d,%d) invalid for n = %d", what, t, p.I, p.J, n))
+		}
+		if p.I < p.J {
+			return key{p.I, p.J}
+		}
+		return key{p.J, p.I}
+	}
+	check := func(v float64, what string, t int) error {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: MVU %s squared distance %d = %v", ErrNaN, what, t, v)
+		}
+		if v < 0 {
+			return fmt.Errorf("%w: MVU %s squared distance %d = %v < 0", ErrInfeasible, what, t, v)
+		}
+		return nil
+	}
+	seen := make(map[key]float64)
+	var ek []key
+	var ev []float64
+	var sum float64
+	for t, p := range eq {
+		if err := check(eqSq[t], "equality", t); err != nil {
+			return nil, 0, err
+		}
+		k := norm(p, "equality", t)
+		if v, ok := seen[k]; ok {
+			if v != eqSq[t] {
+				return nil, 0, fmt.Errorf("%w: MVU pair (%d,%d) given with squared distances %v and %v", ErrInfeasible, k.i, k.j, v, eqSq[t])
+			}
+			continue
+		}
+		seen[k] = eqSq[t]
+		ek = append(ek, k)
+		ev = append(ev, eqSq[t])
+		sum += eqSq[t]
+	}
+	lseen := make(map[key]int)
+	var lk []key
+	var lv []float64
+	for t, p := range le {
+		if err := check(leSq[t], "inequality", t); err != nil {
+			return nil, 0, err
+		}
+		k := norm(p, "inequality", t)
+		if _, ok := seen[k]; ok {
+			continue
+		}
+		if u, ok := lseen[k]; ok {
+			lv[u] = math.Min(lv[u], leSq[t])
+			continue
+		}
+		lseen[k] = len(lk)
+		lk = append(lk, k)
+		lv = append(lv, leSq[t])
+		sum += leSq[t]
+	}
+	scale := 1.0
+	if c := len(ev) + len(lv); c > 0 && sum > 0 {
+		scale = sum / float64(c)
+	}
+	p := &Problem{N: n}
+	p.C = make([]Entry, n)
+	for i := range p.C {
+		p.C[i] = Entry{i, i, -1}
+	}
+	centre := make([]Entry, 0, n*(n+1)/2)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			centre = append(centre, Entry{i, j, 1})
+		}
+	}
+	p.A = append(p.A, centre)
+	p.B = append(p.B, 0)
+	pair := func(k key) []Entry { return []Entry{{k.i, k.i, 1}, {k.j, k.j, 1}, {k.i, k.j, -1}} }
+	for t, k := range ek {
+		p.A = append(p.A, pair(k))
+		p.B = append(p.B, ev[t]/scale)
+	}
+	for t, k := range lk {
+		p.G = append(p.G, pair(k))
+		p.H = append(p.H, lv[t]/scale)
+	}
+	return p, scale, nil
+}

@@ -1,0 +1,484 @@
+package sdp
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Settings controls Solve. The zero value (or a nil *Settings) uses the
+// documented defaults.
+type Settings struct {
+	// Tol is the relative tolerance of the stopping rule (primal and dual
+	// infeasibility and duality gap); zero means 1e-7.
+	Tol float64
+	// MaxIter is the maximum number of interior-point iterations; zero
+	// means 100.
+	MaxIter int
+	// Monitor, if not nil, is called at the start of every iteration with
+	// the iteration number (from 0) and the relative duality gap of the
+	// current iterate; returning true stops the solver, which then returns
+	// the current iterate and an error wrapping ErrNotConverged (unless the
+	// iterate already meets the tolerances).
+	Monitor func(iter int, gap float64) bool
+	// Workers is the number of goroutines that assemble the Schur
+	// complement; zero means runtime.GOMAXPROCS(0).
+	Workers int
+}
+
+func (s *Settings) defaults() Settings {
+	var d Settings
+	if s != nil {
+		d = *s
+	}
+	if d.Tol <= 0 {
+		d.Tol = 1e-7
+	}
+	if d.MaxIter <= 0 {
+		d.MaxIter = 100
+	}
+	if d.Workers <= 0 {
+		d.Workers = runtime.GOMAXPROCS(0)
+	}
+	return d
+}
+
+// Result reports the state of the last iterate.
+type Result struct {
+	Iter         int     // interior-point iterations taken
+	PrimalObj    float64 // ⟨C, X⟩
+	DualObj      float64 // bᵀy + hᵀw
+	Gap          float64 // relative duality gap, max(|pobj − dobj|, ⟨X,Z⟩ + sᵀz) / (1 + |pobj| + |dobj|)
+	PrimalInfeas float64 // ‖b − A(X) − s‖₂ / (1 + ‖b‖₂)
+	DualInfeas   float64 // ‖C − Z − Aᵀ(y)‖_F / (1 + ‖C‖_F)
+}
+
+// Solution is the primal–dual pair found by Solve.
+type Solution struct {
+	X     *mat.SymDense // primal n×n, X ⪰ 0
+	Z     *mat.SymDense // dual slack n×n, Z = C − Σ y_k A_k − Σ w_l G_l ⪰ 0
+	Y     []float64     // multipliers of the equalities, length m
+	W     []float64     // multipliers of the inequalities (≤ 0), length p
+	Slack []float64     // h − G(X) ≥ 0, length p
+	Result
+}
+
+// Solve solves the SDP p by the interior-point method described on the
+// package. It returns the solution and nil when the stopping rule holds. When
+// MaxIter is reached, the Monitor asks to stop or progress stalls, it returns
+// the last iterate together with an error wrapping ErrNotConverged. NaN or Inf
+// data give ErrNaN, detected infeasibility ErrInfeasible or ErrUnbounded, and
+// a breakdown of the linear algebra ErrNumerical; the solution is nil then.
+// Indices out of range, N < 1 or mismatched lengths panic.
+func Solve(p *Problem, s *Settings) (*Solution, error) {
+	set := s.defaults()
+	n := p.N
+	if n < 1 {
+		panic("sdp: Problem.N < 1")
+	}
+	if len(p.A) != len(p.B) || len(p.G) != len(p.H) {
+		panic("sdp: len(A) != len(B) or len(G) != len(H)")
+	}
+	for k, v := range p.B {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: B[%d] = %v", ErrNaN, k, v)
+		}
+	}
+	for k, v := range p.H {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: H[%d] = %v", ErrNaN, k, v)
+		}
+	}
+	denseMin := 4*n + 16
+	cm, err := build(p.C, n, "C", 0)
+	if err != nil {
+		return nil, err
+	}
+	meq, ns := len(p.A), len(p.G)
+	m := meq + ns
+	cons := make([]*spmat, m)
+	for k := range p.A {
+		if cons[k], err = build(p.A[k], n, fmt.Sprintf("A[%d]", k), denseMin); err != nil {
+			return nil, err
+		}
+	}
+	for l := range p.G {
+		if cons[meq+l], err = build(p.G[l], n, fmt.Sprintf("G[%d]", l), denseMin); err != nil {
+			return nil, err
+		}
+	}
+	b := make([]float64, m)
+	copy(b, p.B)
+	copy(b[meq:], p.H)
+	sv := &solver{n: n, m: m, meq: meq, ns: ns, cons: cons, b: b, c: cm.dense, cnorm: cm.norm, set: set}
+	return sv.run()
+}
+
+type solver struct {
+	n, m, meq, ns int
+	cons          []*spmat
+	b             []float64
+	c             []float64 // n×n dense objective
+	cnorm         float64
+	set           Settings
+
+	x, z, zi []float64 // X, Z, Z⁻¹ (n×n row major)
+	y        []float64 // m
+	s, zs    []float64 // slacks and their duals, ns
+
+	rp, rd, rds []float64 // residuals
+	xrdzi       []float64 // X Rd Z⁻¹
+	mchol       mat.Cholesky
+	res         Result
+}
+
+func (sv *solver) run() (*Solution, error) {
+	n, m, meq, ns := sv.n, sv.m, sv.meq, sv.ns
+	tol := sv.set.Tol
+	// Starting point of CSDP (Borchers 1999): X = 10α I, Z = 10β I, y = 0.
+	alpha, beta := 0.0, sv.cnorm
+	for k, a := range sv.cons {
+		alpha = math.Max(alpha, (1+math.Abs(sv.b[k]))/(1+a.norm))
+		beta = math.Max(beta, a.norm)
+	}
+	alpha *= float64(n)
+	beta = (1 + beta) / math.Sqrt(float64(n))
+	sv.x = make([]float64, n*n)
+	sv.z = make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		sv.x[i*n+i] = 10 * alpha
+		sv.z[i*n+i] = 10 * beta
+	}
+	sv.y = make([]float64, m)
+	sv.s = make([]float64, ns)
+	sv.zs = make([]float64, ns)
+	for l := range sv.s {
+		sv.s[l] = 10 * alpha
+		sv.zs[l] = 10 * beta
+	}
+	sv.zi = make([]float64, n*n)
+	sv.rp = make([]float64, m)
+	sv.rd = make([]float64, n*n)
+	sv.rds = make([]float64, ns)
+	sv.xrdzi = make([]float64, n*n)
+	bnorm := floats.Norm(sv.b, 2)
+	M := make([]float64, m*m)
+	rhs := make([]float64, m)
+	e := make([]float64, n*n)
+	rc := make([]float64, ns)
+	tmp := make([]float64, n*n)
+	var pa, pc direction
+	pa.alloc(n, m, ns)
+	pc.alloc(n, m, ns)
+
+	for iter := 0; ; iter++ {
+		// Residuals and the stopping rule.
+		for k, a := range sv.cons {
+			sv.rp[k] = sv.b[k] - a.inner(sv.x, n)
+			if k >= meq {
+				sv.rp[k] -= sv.s[k-meq]
+			}
+		}
+		for i := range sv.rd {
+			sv.rd[i] = sv.c[i] - sv.z[i]
+		}
+		for k, a := range sv.cons {
+			if sv.y[k] != 0 {
+				a.addTo(sv.rd, n, -sv.y[k])
+			}
+		}
+		for l := range sv.rds {
+			sv.rds[l] = -sv.y[meq+l] - sv.zs[l]
+		}
+		pobj := floats.Dot(sv.c, sv.x)
+		dobj := floats.Dot(sv.b, sv.y)
+		comp := floats.Dot(sv.x, sv.z) + floats.Dot(sv.s, sv.zs)
+		rdn := math.Hypot(floats.Norm(sv.rd, 2), floats.Norm(sv.rds, 2))
+		sv.res = Result{
+			Iter:         iter,
+			PrimalObj:    pobj,
+			DualObj:      dobj,
+			Gap:          math.Max(math.Abs(pobj-dobj), comp) / (1 + math.Abs(pobj) + math.Abs(dobj)),
+			PrimalInfeas: floats.Norm(sv.rp, 2) / (1 + bnorm),
+			DualInfeas:   rdn / (1 + sv.cnorm),
+		}
+		if !finite(pobj) || !finite(dobj) || !finite(comp) || !finite(rdn) {
+			return nil, fmt.Errorf("%w: non-finite iterate at iteration %d", ErrNumerical, iter)
+		}
+		r := sv.res
+		if r.Gap <= tol && r.PrimalInfeas <= tol && r.DualInfeas <= tol {
+			return sv.solution(), nil
+		}
+		if sv.set.Monitor != nil && sv.set.Monitor(iter, r.Gap) {
+			return sv.solution(), fmt.Errorf("%w: stopped by Monitor at iteration %d (gap %.3g, primal %.3g, dual %.3g)",
+				ErrNotConverged, iter, r.Gap, r.PrimalInfeas, r.DualInfeas)
+		}
+		// Approximate Farkas certificates.
+		if dobj > 0 && r.PrimalInfeas > tol {
+			// ‖Aᵀy + Z‖ = ‖C − Rd‖ (slack columns: ‖y + z‖ = ‖rds‖).
+			var ss float64
+			for i := range sv.rd {
+				d := sv.c[i] - sv.rd[i]
+				ss += d * d
+			}
+			ss += floats.Dot(sv.rds, sv.rds)
+			if math.Sqrt(ss) <= tol*dobj {
+				return nil, fmt.Errorf("%w: dual ray with bᵀy = %.3g at iteration %d", ErrInfeasible, dobj, iter)
+			}
+		}
+		if pobj < 0 && r.DualInfeas > tol {
+			var ss float64
+			for k := range sv.rp {
+				d := sv.b[k] - sv.rp[k]
+				ss += d * d
+			}
+			if math.Sqrt(ss) <= -tol*pobj {
+				return nil, fmt.Errorf("%w: primal ray with ⟨C,X⟩ = %.3g at iteration %d", ErrUnbounded, pobj, iter)
+			}
+		}
+		if iter >= sv.set.MaxIter {
+			return sv.solution(), fmt.Errorf("%w: %d iterations (gap %.3g, primal %.3g, dual %.3g; Tol %.3g)",
+				ErrNotConverged, iter, r.Gap, r.PrimalInfeas, r.DualInfeas, tol)
+		}
+		mu := comp / float64(n+ns)
+
+		// Z⁻¹, X Rd Z⁻¹ and the Schur complement.
+		if !sv.invertZ() {
+			return nil, fmt.Errorf("%w: Z lost positive definiteness at iteration %d", ErrNumerical, iter)
+		}
+		mul3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n)
+		sv.schur(M)
+		for l := 0; l < ns; l++ {
+			M[(meq+l)*m+meq+l] += sv.s[l] / sv.zs[l]
+		}
+		if !sv.factor(M) {
+			return nil, fmt.Errorf("%w: Schur complement not positive definite at iteration %d (dependent constraints?)", ErrNumerical, iter)
+		}
+
+		// Predictor: σ = 0.
+		for i := range e {
+			e[i] = -sv.x[i]
+		}
+		for l := range rc {
+			rc[l] = -sv.s[l] * sv.zs[l]
+		}
+		sv.direction(&pa, e, rc, rhs, tmp)
+		ap, ok1 := sv.maxStep(sv.x, pa.dx, sv.s, pa.ds)
+		ad, ok2 := sv.maxStep(sv.z, pa.dz, sv.zs, pa.dzs)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
+		}
+		ap, ad = math.Min(1, ap), math.Min(1, ad)
+		var caff float64
+		for i := range sv.x {
+			caff += (sv.x[i] + ap*pa.dx[i]) * (sv.z[i] + ad*pa.dz[i])
+		}
+		for l := range sv.s {
+			caff += (sv.s[l] + ap*pa.ds[l]) * (sv.zs[l] + ad*pa.dzs[l])
+		}
+		muaff := caff / float64(n+ns)
+		expo := math.Max(1, 3*math.Min(ap, ad)*math.Min(ap, ad))
+		sigma := math.Min(1, math.Pow(math.Max(muaff, 0)/mu, expo))
+
+		// Corrector: E = σμ Z⁻¹ − X − ΔXa ΔZa Z⁻¹.
+		mul3(e, pa.dx, pa.dz, sv.zi, tmp, n)
+		for i := range e {
+			e[i] = sigma*mu*sv.zi[i] - sv.x[i] - e[i]
+		}
+		for l := range rc {
+			rc[l] = sigma*mu - sv.s[l]*sv.zs[l] - pa.ds[l]*pa.dzs[l]
+		}
+		sv.direction(&pc, e, rc, rhs, tmp)
+		ap, ok1 = sv.maxStep(sv.x, pc.dx, sv.s, pc.ds)
+		ad, ok2 = sv.maxStep(sv.z, pc.dz, sv.zs, pc.dzs)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
+		}
+		gamma := 0.9 + 0.09*math.Min(ap, ad)
+		ap, ad = math.Min(1, gamma*ap), math.Min(1, gamma*ad)
+		if ap < 1e-10 && ad < 1e-10 {
+			return sv.solution(), fmt.Errorf("%w: step lengths %.3g, %.3g at iteration %d (gap %.3g, primal %.3g, dual %.3g)",
+				ErrNotConverged, ap, ad, iter, r.Gap, r.PrimalInfeas, r.DualInfeas)
+		}
+		floats.AddScaled(sv.x, ap, pc.dx)
+		floats.AddScaled(sv.s, ap, pc.ds)
+		floats.AddScaled(sv.y, ad, pc.dy)
+		floats.AddScaled(sv.z, ad, pc.dz)
+		floats.AddScaled(sv.zs, ad, pc.dzs)
+		symmetrise(sv.x, n)
+		symmetrise(sv.z, n)
+	}
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+type direction struct {
+	dx, dz, dy, ds, dzs []float64
+}
+
+func (d *direction) alloc(n, m, ns int) {
+	d.dx = make([]float64, n*n)
+	d.dz = make([]float64, n*n)
+	d.dy = make([]float64, m)
+	d.ds = make([]float64, ns)
+	d.dzs = make([]float64, ns)
+}
+
+// direction solves the HKM Newton system for the complementarity right-hand
+// side given by E = R_c Z⁻¹ (SDP block) and rc (slacks):
+//
+//	M Δy = rp − A(E) + A(X Rd Z⁻¹) − (rc − s∘rds)/z on slack rows,
+//	ΔZ = Rd − Aᵀ(Δy),  ΔX = sym(E − X ΔZ Z⁻¹),
+//	Δz = rds − Δy_slack,  Δs = (rc − s∘Δz)/z.
+func (sv *solver) direction(d *direction, e, rc, rhs, tmp []float64) {
+	n, meq := sv.n, sv.meq
+	for k, a := range sv.cons {
+		rhs[k] = sv.rp[k] - a.inner(e, n) + a.inner(sv.xrdzi, n)
+		if k >= meq {
+			l := k - meq
+			rhs[k] -= (rc[l] - sv.s[l]*sv.rds[l]) / sv.zs[l]
+		}
+	}
+	dy := mat.NewVecDense(sv.m, d.dy)
+	if err := sv.mchol.SolveVecTo(dy, mat.NewVecDense(sv.m, rhs)); err != nil {
+		// A near-singular factor still gives a usable direction; the
+		// condition number is only advisory here.
+		_ = err
+	}
+	copy(d.dz, sv.rd)
+	for k, a := range sv.cons {
+		if d.dy[k] != 0 {
+			a.addTo(d.dz, n, -d.dy[k])
+		}
+	}
+	mul3(d.dx, sv.x, d.dz, sv.zi, tmp, n)
+	for i := range d.dx {
+		d.dx[i] = e[i] - d.dx[i]
+	}
+	symmetrise(d.dx, n)
+	for l := range d.ds {
+		d.dzs[l] = sv.rds[l] - d.dy[meq+l]
+		d.ds[l] = (rc[l] - sv.s[l]*d.dzs[l]) / sv.zs[l]
+	}
+}
+
+// mul3 sets dst = A B C for row-major n×n matrices; tmp is scratch.
+func mul3(dst, a, b, c, tmp []float64, n int) {
+	g := func(x []float64) blas64.General { return blas64.General{Rows: n, Cols: n, Stride: n, Data: x} }
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g(a), g(b), 0, g(tmp))
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g(tmp), g(c), 0, g(dst))
+}
+
+func symmetrise(a []float64, n int) {
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			v := 0.5 * (a[i*n+j] + a[j*n+i])
+			a[i*n+j], a[j*n+i] = v, v
+		}
+	}
+}
+
+// invertZ sets sv.zi = Z⁻¹ by Cholesky; false if Z is not positive definite.
+func (sv *solver) invertZ() bool {
+	n := sv.n
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(n, append([]float64(nil), sv.z...))) {
+		return false
+	}
+	zi := mat.NewSymDense(n, sv.zi)
+	if err := ch.InverseTo(zi); err != nil {
+		return false
+	}
+	symmetriseUpper(sv.zi, n)
+	return true
+}
+
+// symmetriseUpper copies the upper triangle of a row-major n×n matrix to
+// the lower one.
+func symmetriseUpper(a []float64, n int) {
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			a[j*n+i] = a[i*n+j]
+		}
+	}
+}
+
+// factor factors the Schur complement (upper triangle of M), adding a
+// growing multiple of its largest diagonal entry if it is numerically
+// indefinite (dependent or nearly dependent constraints).
+func (sv *solver) factor(M []float64) bool {
+	m := sv.m
+	var dmax float64
+	for i := 0; i < m; i++ {
+		dmax = math.Max(dmax, M[i*m+i])
+	}
+	if !(dmax > 0) || !finite(dmax) {
+		return false
+	}
+	if sv.mchol.Factorize(mat.NewSymDense(m, M)) {
+		return true
+	}
+	work := make([]float64, len(M))
+	for delta := 1e-14 * dmax; delta <= 1e-6*dmax; delta *= 100 {
+		copy(work, M)
+		for i := 0; i < m; i++ {
+			work[i*m+i] += delta
+		}
+		if sv.mchol.Factorize(mat.NewSymDense(m, work)) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxStep returns the largest α with X + αΔX ⪰ 0 and s + αΔs ≥ 0 (+Inf if
+// unbounded); false if X is not positive definite.
+func (sv *solver) maxStep(x, dx, s, ds []float64) (float64, bool) {
+	n := sv.n
+	step := math.Inf(1)
+	for l := range s {
+		if ds[l] < 0 {
+			step = math.Min(step, -s[l]/ds[l])
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(mat.NewSymDense(n, append([]float64(nil), x...))) {
+		return 0, false
+	}
+	var u mat.TriDense
+	ch.UTo(&u)
+	w := append([]float64(nil), dx...)
+	g := blas64.General{Rows: n, Cols: n, Stride: n, Data: w}
+	ut := u.RawTriangular()
+	// W = U⁻ᵀ ΔX U⁻¹ with X = UᵀU.
+	blas64.Trsm(blas.Left, blas.Trans, 1, ut, g)
+	blas64.Trsm(blas.Right, blas.NoTrans, 1, ut, g)
+	symmetrise(w, n)
+	var es mat.EigenSym
+	if !es.Factorize(mat.NewSymDense(n, w), false) {
+		return 0, false
+	}
+	lmin := floats.Min(es.Values(nil))
+	if lmin < 0 {
+		step = math.Min(step, -1/lmin)
+	}
+	return step, true
+}
+
+func (sv *solver) solution() *Solution {
+	n, meq := sv.n, sv.meq
+	sol := &Solution{
+		X:      mat.NewSymDense(n, append([]float64(nil), sv.x...)),
+		Z:      mat.NewSymDense(n, append([]float64(nil), sv.z...)),
+		Y:      append([]float64(nil), sv.y[:meq]...),
+		W:      append([]float64(nil), sv.y[meq:]...),
+		Slack:  append([]float64(nil), sv.s...),
+		Result: sv.res,
+	}
+	return sol
+}
