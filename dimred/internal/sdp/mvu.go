@@ -20,8 +20,9 @@ type Pair struct{ I, J int }
 // between the pair's points. It returns K, the solver's Result (objectives in
 // the units of sq) and an error from Solve. The neighbourhood graph given by
 // pairs must be connected, or the programme is unbounded (ErrUnbounded).
-// Repeated pairs, in either order, with equal sq are used once; with
-// different sq they make the programme infeasible and give ErrInfeasible.
+// Repeated pairs, in either order, with equal sq (to a relative 1e-12) are
+// used once; with different sq they make the programme infeasible and give
+// ErrInfeasible.
 // The embedding is the top q eigenvectors of K scaled by the square roots of
 // their eigenvalues; K is already centred.
 func MVU(n int, pairs []Pair, sq []float64, s *Settings) (*mat.SymDense, Result, error) {
@@ -95,7 +96,7 @@ func MVUProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*P
 		}
 		k := norm(p, "equality", t)
 		if v, ok := seen[k]; ok {
-			if v != eqSq[t] {
+			if math.Abs(v-eqSq[t]) > 1e-12*math.Max(v, eqSq[t]) {
 				return nil, 0, fmt.Errorf("%w: MVU pair (%d,%d) given with squared distances %v and %v", ErrInfeasible, k.i, k.j, v, eqSq[t])
 			}
 			continue

@@ -72,8 +72,9 @@ type Solution struct {
 // package. It returns the solution and nil when the stopping rule holds. When
 // MaxIter is reached, the Monitor asks to stop or progress stalls, it returns
 // the last iterate together with an error wrapping ErrNotConverged. NaN or Inf
-// data give ErrNaN, detected infeasibility ErrInfeasible or ErrUnbounded, and
-// a breakdown of the linear algebra ErrNumerical; the solution is nil then.
+// data give ErrNaN and detected infeasibility ErrInfeasible or ErrUnbounded,
+// with a nil solution; a breakdown of the linear algebra gives ErrNumerical
+// together with the last iterate (check its Result before using it).
 // Indices out of range, N < 1 or mismatched lengths panic.
 func Solve(p *Problem, s *Settings) (*Solution, error) {
 	set := s.defaults()
@@ -249,7 +250,7 @@ func (sv *solver) run() (*Solution, error) {
 
 		// Z⁻¹, X Rd Z⁻¹ and the Schur complement.
 		if !sv.invertZ() {
-			return nil, fmt.Errorf("%w: Z lost positive definiteness at iteration %d", ErrNumerical, iter)
+			return sv.solution(), fmt.Errorf("%w: Z lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
 		mul3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n)
 		sv.schur(M)
@@ -257,7 +258,7 @@ func (sv *solver) run() (*Solution, error) {
 			M[(meq+l)*m+meq+l] += sv.s[l] / sv.zs[l]
 		}
 		if !sv.factor(M) {
-			return nil, fmt.Errorf("%w: Schur complement not positive definite at iteration %d (dependent constraints?)", ErrNumerical, iter)
+			return sv.solution(), fmt.Errorf("%w: Schur complement not positive definite at iteration %d (dependent constraints?)", ErrNumerical, iter)
 		}
 
 		// Predictor: σ = 0.
@@ -271,7 +272,7 @@ func (sv *solver) run() (*Solution, error) {
 		ap, ok1 := sv.maxStep(sv.x, pa.dx, sv.s, pa.ds)
 		ad, ok2 := sv.maxStep(sv.z, pa.dz, sv.zs, pa.dzs)
 		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
+			return sv.solution(), fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
 		ap, ad = math.Min(1, ap), math.Min(1, ad)
 		var caff float64
@@ -297,13 +298,23 @@ func (sv *solver) run() (*Solution, error) {
 		ap, ok1 = sv.maxStep(sv.x, pc.dx, sv.s, pc.ds)
 		ad, ok2 = sv.maxStep(sv.z, pc.dz, sv.zs, pc.dzs)
 		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
+			return sv.solution(), fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
 		gamma := 0.9 + 0.09*math.Min(ap, ad)
 		ap, ad = math.Min(1, gamma*ap), math.Min(1, gamma*ad)
 		if ap < 1e-10 && ad < 1e-10 {
 			return sv.solution(), fmt.Errorf("%w: step lengths %.3g, %.3g at iteration %d (gap %.3g, primal %.3g, dual %.3g)",
 				ErrNotConverged, ap, ad, iter, r.Gap, r.PrimalInfeas, r.DualInfeas)
+		}
+		// The eigenvalue step rule loses accuracy when X or Z is very ill
+		// conditioned near the optimum: backtrack until the new iterate
+		// has a Cholesky factor.
+		if ap, ok1 = sv.backtrack(sv.x, pc.dx, ap, tmp); ok1 {
+			ad, ok2 = sv.backtrack(sv.z, pc.dz, ad, tmp)
+		}
+		if !ok1 || !ok2 {
+			return sv.solution(), fmt.Errorf("%w: no positive definite step at iteration %d (gap %.3g, primal %.3g, dual %.3g)",
+				ErrNumerical, iter, r.Gap, r.PrimalInfeas, r.DualInfeas)
 		}
 		floats.AddScaled(sv.x, ap, pc.dx)
 		floats.AddScaled(sv.s, ap, pc.ds)
@@ -313,6 +324,23 @@ func (sv *solver) run() (*Solution, error) {
 		symmetrise(sv.x, n)
 		symmetrise(sv.z, n)
 	}
+}
+
+// backtrack shrinks α by 0.8 until X + αΔX has a Cholesky factor (at most
+// 40 times); false if none is found.
+func (sv *solver) backtrack(x, dx []float64, alpha float64, tmp []float64) (float64, bool) {
+	n := sv.n
+	var ch mat.Cholesky
+	for try := 0; try < 40; try++ {
+		for i := range tmp {
+			tmp[i] = x[i] + alpha*dx[i]
+		}
+		if ch.Factorize(mat.NewSymDense(n, tmp)) {
+			return alpha, true
+		}
+		alpha *= 0.8
+	}
+	return 0, false
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -392,7 +420,11 @@ func (sv *solver) invertZ() bool {
 	}
 	zi := mat.NewSymDense(n, sv.zi)
 	if err := ch.InverseTo(zi); err != nil {
-		return false
+		// A mat.Condition error only warns of ill conditioning, which is
+		// expected near the optimum (Z tends to a singular matrix).
+		if _, ok := err.(mat.Condition); !ok {
+			return false
+		}
 	}
 	symmetriseUpper(sv.zi, n)
 	return true
