@@ -16,7 +16,8 @@ type Pair struct{ I, J int }
 //	maximise tr(K)  s.t.  K ⪰ 0,  Σ_ij K_ij = 0,
 //	                      K_ii − 2K_ij + K_jj = sq[t]  for each pairs[t] = {i, j},
 //
-// for an n×n Gram matrix K, where sq[t] is the squared distance ‖y_i − y_j‖²
+// for an n×n Gram matrix K (solved in the anchored form described at
+// mvuProblem, which has a strictly feasible interior), where sq[t] is the squared distance ‖y_i − y_j‖²
 // between the pair's points. It returns K, the solver's Result (objectives in
 // the units of sq) and an error from Solve. The neighbourhood graph given by
 // pairs must be connected, or the programme is unbounded (ErrUnbounded).
@@ -24,7 +25,8 @@ type Pair struct{ I, J int }
 // used once; with different sq they make the programme infeasible and give
 // ErrInfeasible.
 // The embedding is the top q eigenvectors of K scaled by the square roots of
-// their eigenvalues; K is already centred.
+// their eigenvalues; K is already centred. A non-nil K comes with a nil
+// error or an error wrapping ErrNotConverged or ErrNumerical (check Result).
 func MVU(n int, pairs []Pair, sq []float64, s *Settings) (*mat.SymDense, Result, error) {
 	return MVUBounded(n, pairs, sq, nil, nil, s)
 }
@@ -38,7 +40,7 @@ func MVU(n int, pairs []Pair, sq []float64, s *Settings) (*mat.SymDense, Result,
 // empty (the inequality-only variant); inequality pairs repeating an
 // equality pair are dropped.
 func MVUBounded(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *Settings) (*mat.SymDense, Result, error) {
-	p, scale, err := MVUProblem(n, eq, eqSq, le, leSq)
+	p, scale, err := mvuProblem(n, eq, eqSq, le, leSq)
 	if err != nil {
 		return nil, Result{}, err
 	}
@@ -46,21 +48,32 @@ func MVUBounded(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *
 	if sol == nil {
 		return nil, Result{}, err
 	}
-	k := sol.X
-	k.ScaleSym(scale, k)
+	k := mvuKernel(sol.X, n, scale)
 	r := sol.Result
 	r.PrimalObj *= -scale
 	r.DualObj *= -scale
 	return k, r, err
 }
 
-// MVUProblem builds the MVU programme of MVUBounded in the standard form of
-// Solve (minimise ⟨−I, K⟩), with all squared distances divided by scale (their
-// mean) so that the problem is well scaled; the solution of the scaled
-// problem times scale is the MVU kernel. Constraint 0 is the centring
-// constraint ⟨1 1ᵀ, K⟩ = 0; equality pair t is constraint t+1 and inequality
-// pair t (after removal of duplicates) is G[t].
-func MVUProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*Problem, float64, error) {
+// mvuProblem builds the MVU programme of MVUBounded in the standard form of
+// Solve. The centring constraint Σ_ij K_ij = 0 makes every feasible K
+// singular (K1 = 0), so the programme has no strictly feasible point and an
+// interior-point method's centring multiplier drifts without bound, stalling
+// the duality gap. We therefore translate instead of centring: X is the
+// (n−1)×(n−1) Gram matrix of the differences y_i − y_a to an anchor point
+// a = n−1 (any point will do; variance and distances are translation
+// invariant). Then
+//
+//	‖y_i − y_j‖² = X_ii − 2X_ij + X_jj,   ‖y_i − y_a‖² = X_ii,
+//	tr(H K H) = tr(X) − (1/n) 1ᵀX1,
+//
+// so the objective is ⟨−(I − 11ᵀ/n), X⟩ and every constraint has at most
+// four entries. The centred kernel is K = H [X 0; 0 0] H (mvuKernel).
+// Squared distances are divided by scale (their mean) so that the problem is
+// well scaled; K of the scaled problem times scale is the MVU kernel.
+// Equality pair t (after removal of duplicates) is A[t], inequality pair t
+// is G[t].
+func mvuProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*Problem, float64, error) {
 	if n < 2 {
 		panic("sdp: MVU needs n ≥ 2")
 	}
@@ -130,20 +143,21 @@ func MVUProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*P
 	if c := len(ev) + len(lv); c > 0 && sum > 0 {
 		scale = sum / float64(c)
 	}
-	p := &Problem{N: n}
-	p.C = make([]Entry, n)
-	for i := range p.C {
-		p.C[i] = Entry{i, i, -1}
-	}
-	centre := make([]Entry, 0, n*(n+1)/2)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			centre = append(centre, Entry{i, j, 1})
+	a := n - 1 // anchor; the variables are the points 0..n−2
+	p := &Problem{N: n - 1}
+	p.C = make([]Entry, 0, n*(n-1)/2)
+	for i := 0; i < n-1; i++ {
+		p.C = append(p.C, Entry{i, i, -1 + 1/float64(n)})
+		for j := i + 1; j < n-1; j++ {
+			p.C = append(p.C, Entry{i, j, 1 / float64(n)})
 		}
 	}
-	p.A = append(p.A, centre)
-	p.B = append(p.B, 0)
-	pair := func(k key) []Entry { return []Entry{{k.i, k.i, 1}, {k.j, k.j, 1}, {k.i, k.j, -1}} }
+	pair := func(k key) []Entry {
+		if k.j == a {
+			return []Entry{{k.i, k.i, 1}}
+		}
+		return []Entry{{k.i, k.i, 1}, {k.j, k.j, 1}, {k.i, k.j, -1}}
+	}
 	for t, k := range ek {
 		p.A = append(p.A, pair(k))
 		p.B = append(p.B, ev[t]/scale)
@@ -153,4 +167,32 @@ func MVUProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*P
 		p.H = append(p.H, lv[t]/scale)
 	}
 	return p, scale, nil
+}
+
+// mvuKernel returns scale · H [X 0; 0 0] H, the centred n×n kernel of the
+// anchored (n−1)×(n−1) Gram matrix X.
+func mvuKernel(x mat.Symmetric, n int, scale float64) *mat.SymDense {
+	ke := mat.NewSymDense(n, nil)
+	for i := 0; i < n-1; i++ {
+		for j := i; j < n-1; j++ {
+			ke.SetSym(i, j, x.At(i, j))
+		}
+	}
+	r := make([]float64, n)
+	var tot float64
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			r[i] += ke.At(i, j)
+		}
+		tot += r[i]
+		r[i] /= float64(n)
+	}
+	tot /= float64(n * n)
+	k := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			k.SetSym(i, j, scale*(ke.At(i, j)-r[i]-r[j]+tot))
+		}
+	}
+	return k
 }

@@ -215,3 +215,25 @@ func TestErrors(t *testing.T) {
 		t.Errorf("MVU disconnected: err = %v, want ErrUnbounded", err)
 	}
 }
+
+// The ℓ1 penalty is exact when it exceeds the optimal multiplier. For
+// min X11 + X22 s.t. X12 = 1 the multiplier is y = 2: with ρ = 10 the
+// solution is unchanged; with ρ = 1 the penalised optimum drops the
+// constraint (X12 = 0, objective ρ·1 = 1, violation 1/(1+1)).
+func TestPenalty(t *testing.T) {
+	p := &Problem{N: 2, C: trEntries(2, 1), A: [][]Entry{{{0, 1, 0.5}}}, B: []float64{1}}
+	sol, err := Solve(p, &Settings{Penalty: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(sol.PrimalObj-2) > 1e-6 || sol.Violation > 1e-6 || math.Abs(sol.Y[0]-2) > 1e-6 {
+		t.Errorf("ρ = 10: %+v, y = %v", sol.Result, sol.Y)
+	}
+	sol, err = Solve(p, &Settings{Penalty: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(sol.PrimalObj-1) > 1e-6 || math.Abs(sol.Violation-0.5) > 1e-6 || math.Abs(sol.X.At(0, 1)) > 1e-6 {
+		t.Errorf("ρ = 1: %+v, X12 = %g", sol.Result, sol.X.At(0, 1))
+	}
+}

@@ -26,6 +26,17 @@ type Settings struct {
 	// the current iterate and an error wrapping ErrNotConverged (unless the
 	// iterate already meets the tolerances).
 	Monitor func(iter int, gap float64) bool
+	// Penalty, if positive, softens every constraint with nonnegative
+	// elastic variables u, v charged Penalty·(u + v) in the objective
+	// (⟨A_k, X⟩ + u_k − v_k = b_k, ⟨G_l, X⟩ + s_l − v_l = h_l): the ℓ1 exact
+	// penalty. The softened problem always has a strictly feasible primal
+	// and bounds the multipliers by |y_k| ≤ Penalty, which keeps the method
+	// well conditioned on problems with no strictly feasible point (such as
+	// MVU on graphs with rigid cliques). Its solution solves the original
+	// problem when Penalty exceeds the multipliers of some dual optimum;
+	// Result.Violation reports how far it is from that. Zero means hard
+	// constraints.
+	Penalty float64
 	// Workers is the number of goroutines that assemble the Schur
 	// complement; zero means runtime.GOMAXPROCS(0).
 	Workers int
@@ -56,6 +67,9 @@ type Result struct {
 	Gap          float64 // relative duality gap, max(|pobj − dobj|, ⟨X,Z⟩ + sᵀz) / (1 + |pobj| + |dobj|)
 	PrimalInfeas float64 // ‖b − A(X) − s‖₂ / (1 + ‖b‖₂)
 	DualInfeas   float64 // ‖C − Z − Aᵀ(y)‖_F / (1 + ‖C‖_F)
+	// Violation is max_k |e_k| / (1 + |b_k|) over the net elastic variables
+	// of Settings.Penalty (zero without a penalty).
+	Violation float64
 }
 
 // Solution is the primal–dual pair found by Solve.
@@ -117,11 +131,34 @@ func Solve(p *Problem, s *Settings) (*Solution, error) {
 	copy(b, p.B)
 	copy(b[meq:], p.H)
 	sv := &solver{n: n, m: m, meq: meq, ns: ns, cons: cons, b: b, c: cm.dense, cnorm: cm.norm, set: set}
+	// Nonnegative scalar variables: the slacks of the inequalities, then
+	// (with a penalty) the elastic variables of every row.
+	for l := 0; l < ns; l++ {
+		sv.lpRow = append(sv.lpRow, meq+l)
+		sv.lpA = append(sv.lpA, 1)
+		sv.lpC = append(sv.lpC, 0)
+	}
+	if rho := set.Penalty; rho > 0 {
+		for k := 0; k < m; k++ {
+			if k < meq {
+				sv.lpRow = append(sv.lpRow, k)
+				sv.lpA = append(sv.lpA, 1)
+				sv.lpC = append(sv.lpC, rho)
+			}
+			sv.lpRow = append(sv.lpRow, k)
+			sv.lpA = append(sv.lpA, -1)
+			sv.lpC = append(sv.lpC, rho)
+		}
+	}
+	sv.nl = len(sv.lpRow)
 	return sv.run()
 }
 
 type solver struct {
 	n, m, meq, ns int
+	nl            int // scalar variables (slacks, elastic variables)
+	lpRow         []int
+	lpA, lpC      []float64
 	cons          []*spmat
 	b             []float64
 	c             []float64 // n×n dense objective
@@ -130,7 +167,7 @@ type solver struct {
 
 	x, z, zi []float64 // X, Z, Z⁻¹ (n×n row major)
 	y        []float64 // m
-	s, zs    []float64 // slacks and their duals, ns
+	s, zs    []float64 // scalar variables and their duals, nl
 
 	rp, rd, rds []float64 // residuals
 	xrdzi       []float64 // X Rd Z⁻¹
@@ -139,7 +176,7 @@ type solver struct {
 }
 
 func (sv *solver) run() (*Solution, error) {
-	n, m, meq, ns := sv.n, sv.m, sv.meq, sv.ns
+	n, m, nl := sv.n, sv.m, sv.nl
 	tol := sv.set.Tol
 	// Starting point of CSDP (Borchers 1999): X = 10α I, Z = 10β I, y = 0.
 	alpha, beta := 0.0, sv.cnorm
@@ -156,8 +193,8 @@ func (sv *solver) run() (*Solution, error) {
 		sv.z[i*n+i] = 10 * beta
 	}
 	sv.y = make([]float64, m)
-	sv.s = make([]float64, ns)
-	sv.zs = make([]float64, ns)
+	sv.s = make([]float64, nl)
+	sv.zs = make([]float64, nl)
 	for l := range sv.s {
 		sv.s[l] = 10 * alpha
 		sv.zs[l] = 10 * beta
@@ -165,25 +202,26 @@ func (sv *solver) run() (*Solution, error) {
 	sv.zi = make([]float64, n*n)
 	sv.rp = make([]float64, m)
 	sv.rd = make([]float64, n*n)
-	sv.rds = make([]float64, ns)
+	sv.rds = make([]float64, nl)
 	sv.xrdzi = make([]float64, n*n)
 	bnorm := floats.Norm(sv.b, 2)
 	M := make([]float64, m*m)
 	rhs := make([]float64, m)
 	e := make([]float64, n*n)
-	rc := make([]float64, ns)
+	rc := make([]float64, nl)
 	tmp := make([]float64, n*n)
 	var pa, pc direction
-	pa.alloc(n, m, ns)
-	pc.alloc(n, m, ns)
+	pa.alloc(n, m, nl)
+	pc.alloc(n, m, nl)
 
+	var hist []float64
 	for iter := 0; ; iter++ {
 		// Residuals and the stopping rule.
 		for k, a := range sv.cons {
 			sv.rp[k] = sv.b[k] - a.inner(sv.x, n)
-			if k >= meq {
-				sv.rp[k] -= sv.s[k-meq]
-			}
+		}
+		for v, k := range sv.lpRow {
+			sv.rp[k] -= sv.lpA[v] * sv.s[v]
 		}
 		for i := range sv.rd {
 			sv.rd[i] = sv.c[i] - sv.z[i]
@@ -193,10 +231,10 @@ func (sv *solver) run() (*Solution, error) {
 				a.addTo(sv.rd, n, -sv.y[k])
 			}
 		}
-		for l := range sv.rds {
-			sv.rds[l] = -sv.y[meq+l] - sv.zs[l]
+		for v, k := range sv.lpRow {
+			sv.rds[v] = sv.lpC[v] - sv.lpA[v]*sv.y[k] - sv.zs[v]
 		}
-		pobj := floats.Dot(sv.c, sv.x)
+		pobj := floats.Dot(sv.c, sv.x) + floats.Dot(sv.lpC, sv.s)
 		dobj := floats.Dot(sv.b, sv.y)
 		comp := floats.Dot(sv.x, sv.z) + floats.Dot(sv.s, sv.zs)
 		rdn := math.Hypot(floats.Norm(sv.rd, 2), floats.Norm(sv.rds, 2))
@@ -208,6 +246,7 @@ func (sv *solver) run() (*Solution, error) {
 			PrimalInfeas: floats.Norm(sv.rp, 2) / (1 + bnorm),
 			DualInfeas:   rdn / (1 + sv.cnorm),
 		}
+		sv.res.Violation = sv.violation()
 		if !finite(pobj) || !finite(dobj) || !finite(comp) || !finite(rdn) {
 			return nil, fmt.Errorf("%w: non-finite iterate at iteration %d", ErrNumerical, iter)
 		}
@@ -227,7 +266,10 @@ func (sv *solver) run() (*Solution, error) {
 				d := sv.c[i] - sv.rd[i]
 				ss += d * d
 			}
-			ss += floats.Dot(sv.rds, sv.rds)
+			for v := range sv.rds {
+				d := sv.lpC[v] - sv.rds[v]
+				ss += d * d
+			}
 			if math.Sqrt(ss) <= tol*dobj {
 				return nil, fmt.Errorf("%w: dual ray with bᵀy = %.3g at iteration %d", ErrInfeasible, dobj, iter)
 			}
@@ -242,11 +284,21 @@ func (sv *solver) run() (*Solution, error) {
 				return nil, fmt.Errorf("%w: primal ray with ⟨C,X⟩ = %.3g at iteration %d", ErrUnbounded, pobj, iter)
 			}
 		}
+		// Stall: the worst of the three measures has not improved by 10%
+		// in ten iterations. Typical of problems with no strictly feasible point,
+		// whose dual multipliers grow without bound.
+		phi := math.Max(r.Gap, math.Max(r.PrimalInfeas, r.DualInfeas))
+		hist = append(hist, phi)
+		if iter >= 10 && phi > 0.9*hist[iter-10] {
+			return sv.solution(), fmt.Errorf("%w: stalled at iteration %d (gap %.3g, primal %.3g, dual %.3g; Tol %.3g); "+
+				"the problem may have no strictly feasible point (see Settings.Penalty)",
+				ErrNotConverged, iter, r.Gap, r.PrimalInfeas, r.DualInfeas, tol)
+		}
 		if iter >= sv.set.MaxIter {
 			return sv.solution(), fmt.Errorf("%w: %d iterations (gap %.3g, primal %.3g, dual %.3g; Tol %.3g)",
 				ErrNotConverged, iter, r.Gap, r.PrimalInfeas, r.DualInfeas, tol)
 		}
-		mu := comp / float64(n+ns)
+		mu := comp / float64(n+nl)
 
 		// Z⁻¹, X Rd Z⁻¹ and the Schur complement.
 		if !sv.invertZ() {
@@ -254,8 +306,8 @@ func (sv *solver) run() (*Solution, error) {
 		}
 		mul3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n)
 		sv.schur(M)
-		for l := 0; l < ns; l++ {
-			M[(meq+l)*m+meq+l] += sv.s[l] / sv.zs[l]
+		for v, k := range sv.lpRow {
+			M[k*m+k] += sv.s[v] / sv.zs[v]
 		}
 		if !sv.factor(M) {
 			return sv.solution(), fmt.Errorf("%w: Schur complement not positive definite at iteration %d (dependent constraints?)", ErrNumerical, iter)
@@ -282,7 +334,7 @@ func (sv *solver) run() (*Solution, error) {
 		for l := range sv.s {
 			caff += (sv.s[l] + ap*pa.ds[l]) * (sv.zs[l] + ad*pa.dzs[l])
 		}
-		muaff := caff / float64(n+ns)
+		muaff := caff / float64(n+nl)
 		expo := math.Max(1, 3*math.Min(ap, ad)*math.Min(ap, ad))
 		sigma := math.Min(1, math.Pow(math.Max(muaff, 0)/mu, expo))
 
@@ -349,12 +401,12 @@ type direction struct {
 	dx, dz, dy, ds, dzs []float64
 }
 
-func (d *direction) alloc(n, m, ns int) {
+func (d *direction) alloc(n, m, nl int) {
 	d.dx = make([]float64, n*n)
 	d.dz = make([]float64, n*n)
 	d.dy = make([]float64, m)
-	d.ds = make([]float64, ns)
-	d.dzs = make([]float64, ns)
+	d.ds = make([]float64, nl)
+	d.dzs = make([]float64, nl)
 }
 
 // direction solves the HKM Newton system for the complementarity right-hand
@@ -364,13 +416,12 @@ func (d *direction) alloc(n, m, ns int) {
 //	ΔZ = Rd − Aᵀ(Δy),  ΔX = sym(E − X ΔZ Z⁻¹),
 //	Δz = rds − Δy_slack,  Δs = (rc − s∘Δz)/z.
 func (sv *solver) direction(d *direction, e, rc, rhs, tmp []float64) {
-	n, meq := sv.n, sv.meq
+	n := sv.n
 	for k, a := range sv.cons {
 		rhs[k] = sv.rp[k] - a.inner(e, n) + a.inner(sv.xrdzi, n)
-		if k >= meq {
-			l := k - meq
-			rhs[k] -= (rc[l] - sv.s[l]*sv.rds[l]) / sv.zs[l]
-		}
+	}
+	for v, k := range sv.lpRow {
+		rhs[k] -= sv.lpA[v] * (rc[v] - sv.s[v]*sv.rds[v]) / sv.zs[v]
 	}
 	dy := mat.NewVecDense(sv.m, d.dy)
 	if err := sv.mchol.SolveVecTo(dy, mat.NewVecDense(sv.m, rhs)); err != nil {
@@ -389,9 +440,9 @@ func (sv *solver) direction(d *direction, e, rc, rhs, tmp []float64) {
 		d.dx[i] = e[i] - d.dx[i]
 	}
 	symmetrise(d.dx, n)
-	for l := range d.ds {
-		d.dzs[l] = sv.rds[l] - d.dy[meq+l]
-		d.ds[l] = (rc[l] - sv.s[l]*d.dzs[l]) / sv.zs[l]
+	for v, k := range sv.lpRow {
+		d.dzs[v] = sv.rds[v] - sv.lpA[v]*d.dy[k]
+		d.ds[v] = (rc[v] - sv.s[v]*d.dzs[v]) / sv.zs[v]
 	}
 }
 
@@ -509,8 +560,26 @@ func (sv *solver) solution() *Solution {
 		Z:      mat.NewSymDense(n, append([]float64(nil), sv.z...)),
 		Y:      append([]float64(nil), sv.y[:meq]...),
 		W:      append([]float64(nil), sv.y[meq:]...),
-		Slack:  append([]float64(nil), sv.s...),
+		Slack:  append([]float64(nil), sv.s[:sv.ns]...),
 		Result: sv.res,
 	}
 	return sol
+}
+
+// violation returns max_k |e_k| / (1 + |b_k|) over the net elastic
+// variables e_k (u_k − v_k for an equality, −v_k for an inequality): how far
+// the penalised problem's X is from satisfying the hard constraints.
+func (sv *solver) violation() float64 {
+	if sv.nl == sv.ns {
+		return 0
+	}
+	viol := make([]float64, sv.m)
+	for v := sv.ns; v < sv.nl; v++ {
+		viol[sv.lpRow[v]] += sv.lpA[v] * sv.s[v]
+	}
+	var worst float64
+	for k, e := range viol {
+		worst = math.Max(worst, math.Abs(e)/(1+math.Abs(sv.b[k])))
+	}
+	return worst
 }
