@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -171,7 +172,7 @@ type solver struct {
 
 	rp, rd, rds []float64 // residuals
 	xrdzi       []float64 // X Rd Z⁻¹
-	mchol       mat.Cholesky
+	mfac        []float64 // Cholesky factor of the Schur complement (upper, m×m)
 	res         Result
 }
 
@@ -382,17 +383,24 @@ func (sv *solver) run() (*Solution, error) {
 // 40 times); false if none is found.
 func (sv *solver) backtrack(x, dx []float64, alpha float64, tmp []float64) (float64, bool) {
 	n := sv.n
-	var ch mat.Cholesky
 	for try := 0; try < 40; try++ {
 		for i := range tmp {
 			tmp[i] = x[i] + alpha*dx[i]
 		}
-		if ch.Factorize(mat.NewSymDense(n, tmp)) {
+		if potrf(n, tmp) {
 			return alpha, true
 		}
 		alpha *= 0.8
 	}
 	return 0, false
+}
+
+// potrf overwrites the upper triangle of the row-major n×n a with its
+// Cholesky factor U (a = UᵀU), without the condition estimate of
+// mat.Cholesky; false if a is not numerically positive definite.
+func potrf(n int, a []float64) bool {
+	_, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: a})
+	return ok
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -423,12 +431,9 @@ func (sv *solver) direction(d *direction, e, rc, rhs, tmp []float64) {
 	for v, k := range sv.lpRow {
 		rhs[k] -= sv.lpA[v] * (rc[v] - sv.s[v]*sv.rds[v]) / sv.zs[v]
 	}
-	dy := mat.NewVecDense(sv.m, d.dy)
-	if err := sv.mchol.SolveVecTo(dy, mat.NewVecDense(sv.m, rhs)); err != nil {
-		// A near-singular factor still gives a usable direction; the
-		// condition number is only advisory here.
-		_ = err
-	}
+	copy(d.dy, rhs)
+	lapack64.Potrs(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: sv.m, Stride: sv.m, Data: sv.mfac},
+		blas64.General{Rows: sv.m, Cols: 1, Stride: 1, Data: d.dy})
 	copy(d.dz, sv.rd)
 	for k, a := range sv.cons {
 		if d.dy[k] != 0 {
@@ -465,17 +470,14 @@ func symmetrise(a []float64, n int) {
 // invertZ sets sv.zi = Z⁻¹ by Cholesky; false if Z is not positive definite.
 func (sv *solver) invertZ() bool {
 	n := sv.n
-	var ch mat.Cholesky
-	if !ch.Factorize(mat.NewSymDense(n, append([]float64(nil), sv.z...))) {
+	copy(sv.zi, sv.z)
+	if !potrf(n, sv.zi) {
 		return false
 	}
-	zi := mat.NewSymDense(n, sv.zi)
-	if err := ch.InverseTo(zi); err != nil {
-		// A mat.Condition error only warns of ill conditioning, which is
-		// expected near the optimum (Z tends to a singular matrix).
-		if _, ok := err.(mat.Condition); !ok {
-			return false
-		}
+	// Z tends to a singular matrix near the optimum; its inverse is
+	// needed regardless, so no condition estimate is made.
+	if _, ok := lapack64.Potri(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: sv.zi}); !ok {
+		return false
 	}
 	symmetriseUpper(sv.zi, n)
 	return true
@@ -503,7 +505,11 @@ func (sv *solver) factor(M []float64) bool {
 	if !(dmax > 0) || !finite(dmax) {
 		return false
 	}
-	if sv.mchol.Factorize(mat.NewSymDense(m, M)) {
+	if sv.mfac == nil {
+		sv.mfac = make([]float64, m*m)
+	}
+	copy(sv.mfac, M)
+	if potrf(m, sv.mfac) {
 		return true
 	}
 	work := make([]float64, len(M))
@@ -512,7 +518,7 @@ func (sv *solver) factor(M []float64) bool {
 		for i := 0; i < m; i++ {
 			work[i*m+i] += delta
 		}
-		if sv.mchol.Factorize(mat.NewSymDense(m, work)) {
+		if copy(sv.mfac, work); potrf(m, sv.mfac) {
 			return true
 		}
 	}
@@ -529,15 +535,13 @@ func (sv *solver) maxStep(x, dx, s, ds []float64) (float64, bool) {
 			step = math.Min(step, -s[l]/ds[l])
 		}
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(mat.NewSymDense(n, append([]float64(nil), x...))) {
+	u := append([]float64(nil), x...)
+	if !potrf(n, u) {
 		return 0, false
 	}
-	var u mat.TriDense
-	ch.UTo(&u)
 	w := append([]float64(nil), dx...)
 	g := blas64.General{Rows: n, Cols: n, Stride: n, Data: w}
-	ut := u.RawTriangular()
+	ut := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: u}
 	// W = U⁻ᵀ ΔX U⁻¹ with X = UᵀU.
 	blas64.Trsm(blas.Left, blas.Trans, 1, ut, g)
 	blas64.Trsm(blas.Right, blas.NoTrans, 1, ut, g)
