@@ -1,6 +1,7 @@
 package sdp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -16,9 +17,17 @@ type Pair struct{ I, J int }
 //	maximise tr(K)  s.t.  K ⪰ 0,  Σ_ij K_ij = 0,
 //	                      K_ii − 2K_ij + K_jj = sq[t]  for each pairs[t] = {i, j},
 //
-// for an n×n Gram matrix K (solved in the anchored form described at
-// mvuProblem, which has a strictly feasible interior), where sq[t] is the squared distance ‖y_i − y_j‖²
-// between the pair's points. It returns K, the solver's Result (objectives in
+// for an n×n Gram matrix K, where sq[t] is the squared distance ‖y_i − y_j‖²
+// between the pair's points. The centring constraint is removed by
+// anchoring one point (mvuProblem). When cliques of the graph are affinely
+// dependent (more than d+1 mutual neighbours in exactly d-dimensional data)
+// the programme has no strictly feasible point and the interior-point method
+// may stall; MVU then solves it again restricted to the face those cliques
+// force (faceBasis) and returns the better of the two (the Result is that
+// solve's). Rigid structures other than cliques are not detected, so exact
+// low-dimensional data can still end in ErrNotConverged with a gap of
+// 1e-4–1e-6; noisy or high-dimensional data (the book's robot WiFi and stick
+// man) are strictly feasible. It returns K, the solver's Result (objectives in
 // the units of sq) and an error from Solve. The neighbourhood graph given by
 // pairs must be connected, or the programme is unbounded (ErrUnbounded).
 // Repeated pairs, in either order, with equal sq (to a relative 1e-12) are
@@ -40,19 +49,90 @@ func MVU(n int, pairs []Pair, sq []float64, s *Settings) (*mat.SymDense, Result,
 // empty (the inequality-only variant); inequality pairs repeating an
 // equality pair are dropped.
 func MVUBounded(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *Settings) (*mat.SymDense, Result, error) {
-	p, scale, err := mvuProblem(n, eq, eqSq, le, leSq)
+	ek, ev, lk, lv, scale, err := mvuPairs(n, eq, eqSq, le, leSq)
 	if err != nil {
 		return nil, Result{}, err
 	}
-	sol, err := Solve(p, s)
+	// The anchored programme first; if it stalls for want of a strictly
+	// feasible point, the programme restricted to the face forced by
+	// affinely dependent cliques, keeping whichever did better.
+	sol, err := Solve(anchored(n, ek, ev, lk, lv), s)
+	var k *mat.SymDense
+	if sol != nil {
+		k = mvuKernel(sol.X, n, scale)
+	}
+	if errors.Is(err, ErrNotConverged) || errors.Is(err, ErrNumerical) {
+		if v := faceBasis(n, ek, ev); v != nil {
+			sol2, err2 := reduced(v, ek, ev, lk, lv, s)
+			if sol2 != nil && (sol == nil || err2 == nil || merit(sol2.Result) < merit(sol.Result)) {
+				sol, err, k = sol2, err2, faceKernel(v, sol2.X, scale)
+			}
+		}
+	}
 	if sol == nil {
 		return nil, Result{}, err
 	}
-	k := mvuKernel(sol.X, n, scale)
 	r := sol.Result
 	r.PrimalObj *= -scale
 	r.DualObj *= -scale
 	return k, r, err
+}
+
+// reduced solves the MVU programme on the face K = V K̃ Vᵀ (see faceBasis):
+// maximise tr K̃ subject to u_tᵀ K̃ u_t = d²_t with u_t = Vᵀ(e_i − e_j), all
+// constraints rank one.
+func reduced(v *mat.Dense, ek [][2]int, ev []float64, lk [][2]int, lv []float64, s *Settings) (*Solution, error) {
+	_, r := v.Dims()
+	u := func(k [2]int) *spmat {
+		w := make([]float64, r)
+		a, b := v.RawRowView(k[0]), v.RawRowView(k[1])
+		for c := range w {
+			w[c] = a[c] - b[c]
+		}
+		return rankOne(w)
+	}
+	cons := make([]*spmat, 0, len(ek)+len(lk))
+	b := make([]float64, 0, len(ek)+len(lk))
+	for t, k := range ek {
+		cons = append(cons, u(k))
+		b = append(b, ev[t])
+	}
+	for t, k := range lk {
+		cons = append(cons, u(k))
+		b = append(b, lv[t])
+	}
+	es := make([]Entry, r)
+	for i := range es {
+		es[i] = Entry{i, i, -1}
+	}
+	cm, err := build(es, r, "C", 0)
+	if err != nil {
+		return nil, err
+	}
+	return solve(r, cm, cons, b, len(ek), s.defaults())
+}
+
+// merit is the worst of the three relative measures of the stopping rule.
+func merit(r Result) float64 {
+	return math.Max(r.Gap, math.Max(r.PrimalInfeas, r.DualInfeas))
+}
+
+// faceKernel returns scale · V K̃ Vᵀ.
+func faceKernel(v *mat.Dense, kt mat.Symmetric, scale float64) *mat.SymDense {
+	n, r := v.Dims()
+	var vk mat.Dense
+	vk.Mul(v, kt)
+	k := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			var s float64
+			for c := 0; c < r; c++ {
+				s += vk.At(i, c) * v.At(j, c)
+			}
+			k.SetSym(i, j, scale*s)
+		}
+	}
+	return k
 }
 
 // mvuProblem builds the MVU programme of MVUBounded in the standard form of
@@ -74,13 +154,23 @@ func MVUBounded(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *
 // Equality pair t (after removal of duplicates) is A[t], inequality pair t
 // is G[t].
 func mvuProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*Problem, float64, error) {
+	ek, ev, lk, lv, scale, err := mvuPairs(n, eq, eqSq, le, leSq)
+	if err != nil {
+		return nil, 0, err
+	}
+	return anchored(n, ek, ev, lk, lv), scale, nil
+}
+
+// mvuPairs validates and deduplicates the pairs (as i < j) and divides the
+// squared distances by their mean, scale.
+func mvuPairs(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (ek [][2]int, ev []float64, lk [][2]int, lv []float64, scale float64, err error) {
 	if n < 2 {
 		panic("sdp: MVU needs n ≥ 2")
 	}
 	if len(eq) != len(eqSq) || len(le) != len(leSq) {
 		panic("sdp: MVU: len(pairs) != len(sq)")
 	}
-	type key struct{ i, j int }
+	type key = [2]int
 	norm := func(p Pair, what string, t int) key {
 		if p.I < 0 || p.I >= n || p.J < 0 || p.J >= n || p.I == p.J {
 			panic(fmt.Sprintf("sdp: MVU %s pair %d = (%d,%d) invalid for n = %d", what, t, p.I, p.J, n))
@@ -100,17 +190,15 @@ func mvuProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*P
 		return nil
 	}
 	seen := make(map[key]float64)
-	var ek []key
-	var ev []float64
 	var sum float64
 	for t, p := range eq {
 		if err := check(eqSq[t], "equality", t); err != nil {
-			return nil, 0, err
+			return nil, nil, nil, nil, 0, err
 		}
 		k := norm(p, "equality", t)
 		if v, ok := seen[k]; ok {
 			if math.Abs(v-eqSq[t]) > 1e-12*math.Max(v, eqSq[t]) {
-				return nil, 0, fmt.Errorf("%w: MVU pair (%d,%d) given with squared distances %v and %v", ErrInfeasible, k.i, k.j, v, eqSq[t])
+				return nil, nil, nil, nil, 0, fmt.Errorf("%w: MVU pair (%d,%d) given with squared distances %v and %v", ErrInfeasible, k[0], k[1], v, eqSq[t])
 			}
 			continue
 		}
@@ -120,11 +208,9 @@ func mvuProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*P
 		sum += eqSq[t]
 	}
 	lseen := make(map[key]int)
-	var lk []key
-	var lv []float64
 	for t, p := range le {
 		if err := check(leSq[t], "inequality", t); err != nil {
-			return nil, 0, err
+			return nil, nil, nil, nil, 0, err
 		}
 		k := norm(p, "inequality", t)
 		if _, ok := seen[k]; ok {
@@ -139,10 +225,22 @@ func mvuProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*P
 		lv = append(lv, leSq[t])
 		sum += leSq[t]
 	}
-	scale := 1.0
+	scale = 1.0
 	if c := len(ev) + len(lv); c > 0 && sum > 0 {
 		scale = sum / float64(c)
 	}
+	for t := range ev {
+		ev[t] /= scale
+	}
+	for t := range lv {
+		lv[t] /= scale
+	}
+	return ek, ev, lk, lv, scale, nil
+}
+
+// anchored builds the anchored programme described at mvuProblem from
+// deduplicated, scaled pairs.
+func anchored(n int, ek [][2]int, ev []float64, lk [][2]int, lv []float64) *Problem {
 	a := n - 1 // anchor; the variables are the points 0..n−2
 	p := &Problem{N: n - 1}
 	p.C = make([]Entry, 0, n*(n-1)/2)
@@ -152,21 +250,21 @@ func mvuProblem(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64) (*P
 			p.C = append(p.C, Entry{i, j, 1 / float64(n)})
 		}
 	}
-	pair := func(k key) []Entry {
-		if k.j == a {
-			return []Entry{{k.i, k.i, 1}}
+	pair := func(k [2]int) []Entry {
+		if k[1] == a {
+			return []Entry{{k[0], k[0], 1}}
 		}
-		return []Entry{{k.i, k.i, 1}, {k.j, k.j, 1}, {k.i, k.j, -1}}
+		return []Entry{{k[0], k[0], 1}, {k[1], k[1], 1}, {k[0], k[1], -1}}
 	}
 	for t, k := range ek {
 		p.A = append(p.A, pair(k))
-		p.B = append(p.B, ev[t]/scale)
+		p.B = append(p.B, ev[t])
 	}
 	for t, k := range lk {
 		p.G = append(p.G, pair(k))
-		p.H = append(p.H, lv[t]/scale)
+		p.H = append(p.H, lv[t])
 	}
-	return p, scale, nil
+	return p
 }
 
 // mvuKernel returns scale · H [X 0; 0 0] H, the centred n×n kernel of the

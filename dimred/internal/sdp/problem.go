@@ -48,19 +48,42 @@ type Problem struct {
 }
 
 // spmat is a constraint matrix in full (both triangles) coordinate form,
-// with an optional dense copy for constraints with many entries.
+// with an optional dense copy for constraints with many entries, or a
+// rank-one matrix u uᵀ (u non-nil, i, j, v unused).
 type spmat struct {
 	i, j  []int
 	v     []float64
 	dense []float64 // n×n row major, nil for sparse constraints
+	u     []float64 // A = u uᵀ when not nil
 	norm  float64   // Frobenius norm
 }
 
-func (a *spmat) nnz() int { return len(a.v) }
+// rankOne returns the constraint matrix u uᵀ.
+func rankOne(u []float64) *spmat {
+	var s float64
+	for _, v := range u {
+		s += v * v
+	}
+	return &spmat{u: u, norm: s}
+}
 
 // inner returns ⟨A, W⟩ for a row-major n×n W (W need not be symmetric;
 // since A is symmetric the result is ⟨A, sym(W)⟩).
 func (a *spmat) inner(w []float64, n int) float64 {
+	if a.u != nil {
+		var s float64
+		for r, ur := range a.u {
+			if ur == 0 {
+				continue
+			}
+			var t float64
+			for c, v := range w[r*n : (r+1)*n] {
+				t += v * a.u[c]
+			}
+			s += ur * t
+		}
+		return s
+	}
 	var s float64
 	for t, v := range a.v {
 		s += v * w[a.i[t]*n+a.j[t]]
@@ -70,6 +93,18 @@ func (a *spmat) inner(w []float64, n int) float64 {
 
 // addTo adds c·A to the row-major n×n w.
 func (a *spmat) addTo(w []float64, n int, c float64) {
+	if a.u != nil {
+		for r, ur := range a.u {
+			if ur == 0 {
+				continue
+			}
+			row := w[r*n : (r+1)*n]
+			for col, v := range a.u {
+				row[col] += c * ur * v
+			}
+		}
+		return
+	}
 	for t, v := range a.v {
 		w[a.i[t]*n+a.j[t]] += c * v
 	}

@@ -131,6 +131,15 @@ func Solve(p *Problem, s *Settings) (*Solution, error) {
 	b := make([]float64, m)
 	copy(b, p.B)
 	copy(b[meq:], p.H)
+	return solve(n, cm, cons, b, meq, set)
+}
+
+// solve runs the interior-point method on validated data: the objective c
+// (with its dense form), constraints cons (equalities first, then meq..m−1
+// inequalities) and right-hand sides b.
+func solve(n int, cm *spmat, cons []*spmat, b []float64, meq int, set Settings) (*Solution, error) {
+	m := len(cons)
+	ns := m - meq
 	sv := &solver{n: n, m: m, meq: meq, ns: ns, cons: cons, b: b, c: cm.dense, cnorm: cm.norm, set: set}
 	// Nonnegative scalar variables: the slacks of the inequalities, then
 	// (with a penalty) the elastic variables of every row.
