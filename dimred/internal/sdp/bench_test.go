@@ -50,3 +50,25 @@ func BenchmarkMVU(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMVUExact3D times MVU on an exact 3-D swiss roll, whose affinely
+// dependent cliques leave no strictly feasible point: the anchored solve
+// stalls and MVU re-solves on the reduced face (two solves).
+func BenchmarkMVUExact3D(b *testing.B) {
+	for _, n := range []int{50, 100, 200} {
+		y := swissRoll(n, 11)
+		pairs, sq := knn(y, 6)
+		b.Run(fmt.Sprintf("n=%d/k=6", n), func(b *testing.B) {
+			var res Result
+			var err error
+			for i := 0; i < b.N; i++ {
+				_, res, err = MVU(n, pairs, sq, nil)
+			}
+			b.ReportMetric(float64(res.Iter), "iters")
+			b.ReportMetric(merit(res), "merit")
+			if err != nil {
+				b.Log(err)
+			}
+		})
+	}
+}

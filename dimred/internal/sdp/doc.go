@@ -53,7 +53,12 @@
 // Infeasibility is reported (ErrInfeasible, ErrUnbounded) when an iterate
 // is an approximate Farkas certificate: bᵀy > 0 with ‖Aᵀ(y) + Z‖/bᵀy ≤ Tol
 // (primal infeasible), or ⟨C, X⟩ < 0 with ‖A(X)‖/|⟨C, X⟩| ≤ Tol (dual
-// infeasible, primal unbounded).
+// infeasible, primal unbounded). The solver also stops, with
+// ErrNotConverged and the last iterate, when the worst of the three measures
+// has not improved by 10% in ten iterations. That is the signature of a
+// problem with no strictly feasible point, whose dual multipliers grow
+// without bound; Settings.Penalty (an ℓ1 exact penalty) or a reformulation on
+// the smaller face (as MVU does) are the remedies.
 //
 // The solver is meant for the problem sizes of the book (n ≲ 300 points,
 // m ≲ 2000 constraints); memory is O(n² + m²).

@@ -61,7 +61,7 @@ func MVUBounded(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *
 	if sol != nil {
 		k = mvuKernel(sol.X, n, scale)
 	}
-	if errors.Is(err, ErrNotConverged) || errors.Is(err, ErrNumerical) {
+	if errors.Is(err, errStalled) || errors.Is(err, ErrNumerical) {
 		if v := faceBasis(n, ek, ev); v != nil {
 			sol2, err2 := reduced(v, ek, ev, lk, lv, s)
 			if sol2 != nil && (sol == nil || err2 == nil || merit(sol2.Result) < merit(sol.Result)) {

@@ -1,6 +1,7 @@
 package sdp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -300,9 +301,9 @@ func (sv *solver) run() (*Solution, error) {
 		phi := math.Max(r.Gap, math.Max(r.PrimalInfeas, r.DualInfeas))
 		hist = append(hist, phi)
 		if iter >= 10 && phi > 0.9*hist[iter-10] {
-			return sv.solution(), fmt.Errorf("%w: stalled at iteration %d (gap %.3g, primal %.3g, dual %.3g; Tol %.3g); "+
+			return sv.solution(), fmt.Errorf("%w: %w at iteration %d (gap %.3g, primal %.3g, dual %.3g; Tol %.3g); "+
 				"the problem may have no strictly feasible point (see Settings.Penalty)",
-				ErrNotConverged, iter, r.Gap, r.PrimalInfeas, r.DualInfeas, tol)
+				ErrNotConverged, errStalled, iter, r.Gap, r.PrimalInfeas, r.DualInfeas, tol)
 		}
 		if iter >= sv.set.MaxIter {
 			return sv.solution(), fmt.Errorf("%w: %d iterations (gap %.3g, primal %.3g, dual %.3g; Tol %.3g)",
@@ -411,6 +412,10 @@ func potrf(n int, a []float64) bool {
 	_, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: a})
 	return ok
 }
+
+// errStalled marks a stop for lack of progress (as opposed to MaxIter or
+// the Monitor); MVU retries such solves on a smaller face.
+var errStalled = errors.New("stalled")
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
