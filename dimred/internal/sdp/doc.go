@@ -39,8 +39,12 @@
 // nnz_i·nnz_j; a dense constraint forms X A_j Z⁻¹ once), factors it by
 // Cholesky once, and solves it twice (predictor and corrector). The step to
 // the boundary of the PSD cone is found exactly from the eigenvalues of
-// L⁻¹ ΔX L⁻ᵀ with X = L Lᵀ. The assembly of M is split over GOMAXPROCS
-// goroutines. Cost per iteration: O(Σ_ij nnz_i nnz_j + m³/3 + n³).
+// L⁻¹ ΔX L⁻ᵀ with X = L Lᵀ, and steps are shortened until the new X and Z
+// have Cholesky factors. The assembly of M is split over
+// Settings.Workers goroutines. Cost per iteration:
+// O(Σ_ij nnz_i nnz_j + m³/3 + n³). Internally, rank-one constraints u uᵀ
+// (MVU's face-reduced form) enter as M_ij = (u_iᵀ X u_j)(u_jᵀ Z⁻¹ u_i),
+// formed by matrix products.
 //
 // # Stopping rule
 //
