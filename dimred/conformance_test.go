@@ -25,6 +25,7 @@ var (
 	_ Embedder  = (*PrincipalCoordinates)(nil)
 	_ Projector = (*ClassicalMDS)(nil)
 	_ Projector = (*KernelPCA)(nil)
+	_ Embedder  = (*MVU)(nil) // no out-of-sample map
 )
 
 // conformanceCase is one method under the contract: new returns a fresh
@@ -49,6 +50,7 @@ var conformanceCases = []conformanceCase{
 	{"ClassicalMDS", 2, func() Embedder { return &ClassicalMDS{Q: 2} }},
 	{"KernelPCA/RBF", 2, func() Embedder { return &KernelPCA{Kernel: kernel.RBF{LengthScale: 2}, Q: 2} }},
 	{"KernelPCA/Linear", 2, func() Embedder { return &KernelPCA{Kernel: kernel.Linear{}, Q: 2} }},
+	{"MVU", 2, func() Embedder { return &MVU{Q: 2, K: 5} }},
 }
 
 // conformanceData is the shared 40×5 data set: a 2-D linear structure with
