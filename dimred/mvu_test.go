@@ -406,3 +406,24 @@ func TestMVUStallKeepsFit(t *testing.T) {
 		t.Errorf("latent %d×%d", r, c)
 	}
 }
+
+// A duplicated point is a neighbour at distance zero: the constraint
+// x_i = x_j is kept (the two copies coincide in the embedding) and the
+// programme still converges.
+func TestMVUDuplicatePoint(t *testing.T) {
+	Y := mvuArc(30, 8, 0.05, 5)
+	for j := 0; j < 8; j++ {
+		Y.Set(7, j, Y.At(8, j))
+	}
+	m := &MVU{Q: 2, K: 4}
+	if err := m.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	mvuCheckOptimum(t, m, 1e-7)
+	var X mat.Dense
+	m.LatentTo(&X)
+	vals := m.EigenvaluesTo(nil)
+	if d := math.Hypot(X.At(7, 0)-X.At(8, 0), X.At(7, 1)-X.At(8, 1)); d > 1e-3*math.Sqrt(vals[0]) {
+		t.Errorf("copies %.3g apart (scale %.3g)", d, math.Sqrt(vals[0]))
+	}
+}
