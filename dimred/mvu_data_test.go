@@ -36,11 +36,11 @@ func TestMVUPaperData(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := &dimred.MVU{Q: 2, K: c.k}
-		start, cpu0 := time.Now(), mvuCPUTime()
+		start, cpu0 := time.Now(), dimred.MVUCPUTime()
 		if err := m.Fit(d.Y); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		el, cpu := time.Since(start), mvuCPUTime()-cpu0
+		el, cpu := time.Since(start), dimred.MVUCPUTime()-cpu0
 		r := m.SDPReport()
 		vals := m.EigenvaluesTo(nil)
 		var tr float64
