@@ -89,7 +89,8 @@ type MVU struct {
 	// Monitor, if not nil, is called before every interior-point
 	// iteration with the iteration number (from 0) and the relative
 	// duality gap; returning true stops the fit, which then counts as
-	// converged (SDPReport shows how far it got).
+	// converged: Fit returns nil, and SDPReport (Stopped) shows how far
+	// it got.
 	Monitor func(iter int, gap float64) bool
 
 	n, q   int
@@ -124,7 +125,8 @@ type MVUConstraint struct {
 type SDPReport struct {
 	Iter        int  // interior-point iterations
 	Constraints int  // m, distance constraints (after removing duplicates)
-	Converged   bool // all three measures at most Tol (or the Monitor stopped it)
+	Converged   bool // all three measures at most Tol
+	Stopped     bool // the Monitor stopped the solver (Fit then returns nil)
 
 	Objective     float64 // tr K, primal objective (units of squared distance)
 	DualObjective float64 // the dual bound on tr K
@@ -142,12 +144,13 @@ type SDPReport struct {
 // returns an error wrapping ErrNaN for a non-finite entry of Y,
 // ErrTooFewPoints for n < 2, ErrDisconnected when the graph has more than
 // one component (the programme is then unbounded: raise K), ErrOverflow
-// when squared distances overflow, ErrSingular when the solver breaks down
-// or reports infeasibility before producing an iterate (the programme is
-// feasible by construction, so this is numerical), and ErrNotConverged
-// when the SDP stopped short of Tol — in that case only the model is
-// fitted (see the stall policy on MVU). Any other error leaves the model
-// unfitted. It panics if K or Q is out of range.
+// when squared distances overflow, ErrSingular when the solver breaks
+// down without an iterate or reports infeasibility (the programme is
+// feasible by construction, so either is numerical), and ErrNotConverged
+// when the SDP stopped short of Tol. After ErrNotConverged the model is
+// fitted with the last iterate (see the stall policy on MVU); any other
+// error leaves it unfitted. It panics if K, Q, Tol or MaxIter is out of
+// range.
 func (m *MVU) Fit(Y mat.Matrix) error {
 	m.reset()
 	n, p := Y.Dims()
@@ -235,7 +238,7 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		rep.Converged = true
 	case K != nil && (errors.Is(err, sdp.ErrNotConverged) || errors.Is(err, sdp.ErrNumerical)):
 		if stopped && errors.Is(err, sdp.ErrNotConverged) {
-			rep.Converged = true
+			rep.Stopped = true
 			break
 		}
 		keep = fmt.Errorf("%w: MVU semidefinite programme stopped after %d iterations with gap %.3g, primal infeasibility %.3g, dual infeasibility %.3g (Tol %g): %v",

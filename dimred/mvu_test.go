@@ -340,7 +340,7 @@ func TestMVUNotConverged(t *testing.T) {
 	if err := mon.Fit(Y); err != nil {
 		t.Fatalf("Monitor stop: %v", err)
 	}
-	if r := mon.SDPReport(); !r.Converged || r.Iter != 5 || len(gaps) != 6 {
+	if r := mon.SDPReport(); r.Converged || !r.Stopped || r.Iter != 5 || len(gaps) != 6 {
 		t.Errorf("Monitor stop after iteration 5: report %+v, %d calls", r, len(gaps))
 	}
 }
