@@ -64,6 +64,11 @@ import (
 // ErrNotConverged that states the gap and infeasibilities; SDPReport has
 // them too. Check them before trusting such a fit.
 //
+// The programme's Lagrange multipliers are returned too (Constraints,
+// DualLaplacian): they weight the graph's edges so that the embedding is
+// the bottom non-trivial eigenspace of the weighted Laplacian — MVU seen
+// as Laplacian eigenmaps with learnt weights.
+//
 // MVU has no out-of-sample map: K is defined only on the training points
 // (a new point would need a new programme), so it implements Embedder, not
 // Projector.
@@ -105,11 +110,14 @@ type MVU struct {
 // MVUConstraint is one distance constraint of an MVU fit: the pair I < J
 // and its squared distance D2 = ‖y_I − y_J‖² (an upper bound with
 // Inequality). Shared marks a pair that is not an edge of the graph but
-// shares a neighbour with it.
+// shares a neighbour with it. W is the constraint's Lagrange multiplier
+// at the solution, the weight w_IJ of the dual Laplacian (see
+// MVU.DualLaplacian); W ≥ 0 with Inequality.
 type MVUConstraint struct {
 	I, J   int
 	D2     float64
 	Shared bool
+	W      float64
 }
 
 // SDPReport is the state of the semidefinite programme's last iterate in
@@ -222,10 +230,11 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 	}
 	var K *mat.SymDense
 	var res sdp.Result
+	var w []float64
 	if m.Inequality {
-		K, res, err = sdp.MVUBounded(n, nil, nil, pairs, sq, set)
+		K, _, w, res, err = sdp.MVUDual(n, nil, nil, pairs, sq, set)
 	} else {
-		K, res, err = sdp.MVU(n, pairs, sq, set)
+		K, w, _, res, err = sdp.MVUDual(n, pairs, sq, nil, nil, set)
 	}
 	rep := SDPReport{
 		Iter: res.Iter, Constraints: len(cons),
@@ -252,6 +261,9 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		return fmt.Errorf("%w: %v", ErrOverflow, err)
 	}
 	rep.MaxViolation = mvuViolation(K, cons, m.Inequality)
+	for t := range cons {
+		cons[t].W = w[t]
+	}
 
 	vals, vecs, err := linalg.EigenSym(K, n, linalg.Largest, &linalg.EigenSettings{Method: linalg.EigenDense})
 	if err != nil {
@@ -394,6 +406,33 @@ func (m *MVU) Graph() *linalg.CSR {
 func (m *MVU) Constraints() []MVUConstraint {
 	m.mustFit()
 	return append([]MVUConstraint(nil), m.cons...)
+}
+
+// DualLaplacian returns the Laplacian of the constraint graph weighted by
+// the programme's Lagrange multipliers, L(w) = Σ_ij w_ij (e_i − e_j)(e_i − e_j)ᵀ
+// (a symmetric n×n CSR; with Inequality the weights are nonnegative). The
+// dual of MVU is
+//
+//	minimise Σ_ij w_ij d²_ij   s.t.  λ₂(L(w)) ≥ 1,
+//
+// and at the optimum the columns of K lie in the eigenspace of L(w) with
+// eigenvalue one, its smallest non-trivial eigenvalue: MVU's embedding is
+// the bottom of a learnt Laplacian, Laplacian eigenmaps with weights
+// chosen by the programme (Sun, Boyd, Xiao and Diaconis 2006; the
+// spectral paper's unifying view, with the multipliers as the springs of
+// the book's §5.7). After a stall solved on a face of the cone (see MVU)
+// the dual holds only on that face.
+func (m *MVU) DualLaplacian() *linalg.CSR {
+	m.mustFit()
+	is := make([]int, 0, 4*len(m.cons))
+	js := make([]int, 0, 4*len(m.cons))
+	vs := make([]float64, 0, 4*len(m.cons))
+	for _, c := range m.cons {
+		is = append(is, c.I, c.J, c.I, c.J)
+		js = append(js, c.I, c.J, c.J, c.I)
+		vs = append(vs, c.W, c.W, -c.W, -c.W)
+	}
+	return linalg.NewCSR(m.n, is, js, vs)
 }
 
 // SDPReport returns the semidefinite programme's report on the fit.

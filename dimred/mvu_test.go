@@ -427,3 +427,57 @@ func TestMVUDuplicatePoint(t *testing.T) {
 		t.Errorf("copies %.3g apart (scale %.3g)", d, math.Sqrt(vals[0]))
 	}
 }
+
+// The dual Laplacian certifies the unifying view: L(w) 1 = 0, its
+// smallest non-trivial eigenvalue is one, the latent coordinates are
+// eigenvectors of L(w) with eigenvalue one (MVU = Laplacian eigenmaps on a
+// learnt Laplacian), and Σ w d² is the dual objective.
+func TestMVUDualLaplacian(t *testing.T) {
+	Y := mvuArc(40, 10, 0.05, 3)
+	for _, ineq := range []bool{false, true} {
+		m := &MVU{Q: 2, K: 5, Inequality: ineq}
+		if err := m.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		L := m.DualLaplacian()
+		n := L.N
+		if !L.IsSymmetric(0) {
+			t.Error("L(w) not symmetric")
+		}
+		var dual float64
+		for _, c := range m.Constraints() {
+			dual += c.W * c.D2
+			if ineq && c.W < -1e-9 {
+				t.Errorf("inequality multiplier (%d,%d) = %g < 0", c.I, c.J, c.W)
+			}
+		}
+		r := m.SDPReport()
+		if math.Abs(dual-r.DualObjective) > 1e-9*r.Objective {
+			t.Errorf("ineq %v: Σ w d² = %.10g, dual objective %.10g", ineq, dual, r.DualObjective)
+		}
+		Ld := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				Ld.SetSym(i, j, L.At(i, j))
+			}
+		}
+		var es mat.EigenSym
+		if !es.Factorize(Ld, false) {
+			t.Fatal("eigen")
+		}
+		lv := es.Values(nil)
+		if math.Abs(lv[0]) > 1e-8 || math.Abs(lv[1]-1) > 1e-5 {
+			t.Errorf("ineq %v: λ₁(L(w)) = %.3g, λ₂ = %.8f; want 0 and 1", ineq, lv[0], lv[1])
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		x := mat.Col(nil, 0, &X)
+		nrm := floats.Norm(x, 2)
+		lx := make([]float64, n)
+		L.MulVecTo(lx, x)
+		floats.Sub(lx, x)
+		if res := floats.Norm(lx, 2) / nrm; res > 1e-4 {
+			t.Errorf("ineq %v: ‖L(w)x₁ − x₁‖/‖x₁‖ = %.3g", ineq, res)
+		}
+	}
+}
