@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"math"
 	"testing"
 
 	"github.com/dimredbook/book/datasets/dstest"
@@ -39,6 +40,9 @@ func TestFigX5_10RobotMVU(t *testing.T) {
 	}
 	if s := num["share of tr K in the top two eigenvalues"]; s < 0.95 {
 		t.Errorf("top-2 share %.3f: not unfolded", s)
+	}
+	if l := num["λ₂ of the dual Laplacian L(w) (1 at the optimum)"]; math.Abs(l-1) > 1e-4 {
+		t.Errorf("λ₂(L(w)) = %.6f, want 1", l)
 	}
 	checkGolden(t, f)
 
