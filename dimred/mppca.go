@@ -28,10 +28,18 @@ import (
 // few k-means iterations. Components do not share a latent space (the
 // "global coordination" problem the draft mentions).
 type MixturePPCA struct {
-	M       int     // number of components, ≥ 1
-	Q       int     // q, latent dimension of each component, 1 ≤ q < p
-	MaxIter int     // EM iteration limit; 0 means 1000
-	Tol     float64 // stop when log p gains less than Tol·|log p|; 0 means 1e-10; negative: run MaxIter
+	M int // number of components, ≥ 1
+	Q int // q, latent dimension of each component, 1 ≤ q < p
+	// MaxIter is the largest number of EM iterations; 0 means 1000. EM
+	// stops when one iteration raises the log-likelihood by at most Tol
+	// per data point (Tol·n); 0 means 1e-9; a negative Tol switches the
+	// test off, so EM runs exactly MaxIter iterations and does not report
+	// ErrNotConverged.
+	MaxIter int
+	Tol     float64
+	// Monitor, if set, is called before each EM iteration and once at the
+	// end with the iteration number (from 0) and the log-likelihood of the
+	// current parameters; returning true stops EM.
 	Monitor func(iter int, logLik float64) bool
 	Src     rand.Source // initial seeds; nil means rand.NewPCG(1, 2)
 
@@ -78,37 +86,13 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	if err := m.mStep(floor); err != nil {
 		return err
 	}
-	maxIter, tol := emLimits(m.MaxIter, m.Tol, 1000, 1e-10)
-	prev := math.Inf(-1)
-	converged := false
-	it := 0
-	for ; it < maxIter; it++ {
-		ll, err := m.eStep()
-		if err != nil {
-			return err
-		}
-		m.ll = ll
-		if emStop(m.Monitor, it, ll, ll-prev, tol) {
-			converged = true
-			break
-		}
-		prev = ll
-		if err := m.mStep(floor); err != nil {
-			return err
-		}
-	}
-	if !converged {
-		ll, err := m.eStep()
-		if err != nil {
-			return err
-		}
-		m.ll = ll
-	}
-	m.iters = it
-	if !converged && tol >= 0 {
-		return fmt.Errorf("%w: MixturePPCA EM after %d iterations (log-likelihood %.10g)", ErrNotConverged, it, m.ll)
-	}
-	return nil
+	// run ends with eval (eStep), so the responsibilities match the final
+	// parameters.
+	eval := func() (float64, error) { return m.eStep() }
+	step := func() error { return m.mStep(floor) }
+	ctl := newIteration("MixturePPCA EM", m.MaxIter, m.Tol, m.Monitor, 1000, defaultEMTol).perPoint(n)
+	m.iters, m.ll, err = ctl.run(eval, step)
+	return err
 }
 
 // kmeansInit sets hard responsibilities from k-means++ seeding followed by
@@ -423,7 +407,7 @@ func (m *MixturePPCA) NoiseVariances() []float64 {
 // LogLikelihood returns Σᵢ log Σ_k π_k N(y_i | μ_k, C_k) at the fit.
 func (m *MixturePPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
 
-// Iterations returns the number of EM updates made.
+// Iterations returns the number of EM iterations made.
 func (m *MixturePPCA) Iterations() int { return m.iters }
 
 func (m *MixturePPCA) checkComp(k int) {
