@@ -167,7 +167,7 @@ func newBPCAState(Y *mat.Dense, q int, pruneTol float64) (*bpcaState, error) {
 
 // setColumns stores the columns wn (p×len(cols)) as the columns cols of W,
 // prunes those with ‖w_{:,i}‖² below the threshold, and sets αᵢ = p/‖w_{:,i}‖²
-// (Bishop 1999a, eq. 14: the most probable α given W).
+// (Bishop 1999a: the most probable α given W, the paper's d being our p).
 func (st *bpcaState) setColumns(wn *mat.Dense, cols []int) {
 	p, _ := st.w.Dims()
 	st.w.Zero()
