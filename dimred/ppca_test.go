@@ -537,3 +537,83 @@ func TestChapter2HyperparametersChangedAfterFit(t *testing.T) {
 	}
 	mustPanic(t, "component 2 of a 2-component fit", func() { mix.ComponentLoadingsTo(&mat.Dense{}, 2) })
 }
+
+// With the defaults PPCA EM converges on the 40×5 conformance data and
+// reaches the closed form (it used to stop at MaxIter = 10000 with
+// ErrNotConverged: EM's rate there is 1 − 8·10⁻⁴ per iteration, and a gain
+// of 10⁻¹² |log p| per iteration is reached only after 15 000).
+func TestPPCAEMDefaultsConverge(t *testing.T) {
+	y := conformanceData()
+	n, _ := y.Dims()
+	eig := PPCA{Q: 2}
+	if err := eig.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	em := PPCA{Q: 2, Algorithm: PPCAEM}
+	if err := em.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var we, wm mat.Dense
+	eig.LoadingsTo(&we)
+	em.LoadingsTo(&wm)
+	if a := linalg.SubspaceAngle(&we, &wm); a > 1e-8 {
+		t.Errorf("principal angle between EM and eigen W: %g", a)
+	}
+	if d := math.Abs(em.NoiseVariance()-eig.NoiseVariance()) / eig.NoiseVariance(); d > 1e-6 {
+		t.Errorf("σ²: EM %v eigen %v", em.NoiseVariance(), eig.NoiseVariance())
+	}
+	// EM is below the maximum; the gap per point is a few times Tol/(1 − rate).
+	if gap := (eig.LogLikelihood() - em.LogLikelihood()) / float64(n); gap < -1e-12 || gap > 1e-5 {
+		t.Errorf("log-likelihood gap per point %g", gap)
+	}
+}
+
+// PosteriorCovTo is Cov[x_i | y_i] = I − Wᵀ C⁻¹ W (C = WWᵀ + σ²I), computed
+// by Gaussian conditioning; after FitMissing, point i's is I − W_oᵀ C_oo⁻¹ W_o
+// over its observed features o.
+func TestPPCAPosteriorCov(t *testing.T) {
+	y := lowRank(100, 6, 2, 0.4, 21)
+	_, p := y.Dims()
+	m := PPCA{Q: 2}
+	if err := m.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var w mat.Dense
+	m.LoadingsTo(&w)
+	want := condCov(&w, isoNoise(p, m.NoiseVariance()))
+	for _, i := range []int{0, 57, 99} {
+		var got mat.SymDense
+		m.PosteriorCovTo(&got, i)
+		if !mat.EqualApprox(&got, want, 1e-12) {
+			t.Errorf("complete data, point %d: %v, want %v", i, mat.Formatted(&got), mat.Formatted(want))
+		}
+	}
+	// Missing data: point 3 misses features 0 and 4, point 8 feature 2.
+	ym := mat.DenseCopyOf(y)
+	ym.Set(3, 0, math.NaN())
+	ym.Set(3, 4, math.NaN())
+	ym.Set(8, 2, math.NaN())
+	mm := PPCA{Q: 2}
+	if err := mm.FitMissing(ym); err != nil {
+		t.Fatal(err)
+	}
+	mm.LoadingsTo(&w)
+	s2 := mm.NoiseVariance()
+	for _, c := range []struct {
+		i   int
+		obs []int
+	}{{3, []int{1, 2, 3, 5}}, {8, []int{0, 1, 3, 4, 5}}, {0, []int{0, 1, 2, 3, 4, 5}}} {
+		wo := mat.NewDense(len(c.obs), 2, nil)
+		for r, k := range c.obs {
+			wo.SetRow(r, w.RawRowView(k))
+		}
+		want := condCov(wo, isoNoise(len(c.obs), s2))
+		var got mat.SymDense
+		mm.PosteriorCovTo(&got, c.i)
+		if !mat.EqualApprox(&got, want, 1e-12) {
+			t.Errorf("missing data, point %d: %v, want %v", c.i, mat.Formatted(&got), mat.Formatted(want))
+		}
+	}
+	mustPanic(t, "point out of range", func() { var d mat.SymDense; m.PosteriorCovTo(&d, 100) })
+	mustPanic(t, "wrong dst size", func() { m.PosteriorCovTo(mat.NewSymDense(3, nil), 0) })
+}
