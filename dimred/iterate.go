@@ -161,58 +161,28 @@ var errMonitorStop = errors.New("dimred: stopped by Monitor")
 // iteration). On reaching maxIter, x holds the best point with an error
 // wrapping ErrNotConverged (none with a negative Tol).
 func (c iteration) maximise(x []float64, gradTol float64, f func(grad, x []float64) float64) (iters int, obj float64, err error) {
-	// gonum's Problem evaluates Func and Grad separately at the same point;
-	// one call of f serves both.
-	var lastX, lastG []float64
-	lastF := math.NaN()
-	eval := func(x []float64) {
-		if lastX != nil && equalSlices(lastX, x) {
-			return
-		}
-		if lastG == nil {
-			lastG = make([]float64, len(x))
-		}
-		lastF = f(lastG, x)
-		lastX = append(lastX[:0], x...)
-	}
-	p := optimize.Problem{
-		Func: func(x []float64) float64 { eval(x); return -lastF },
-		Grad: func(g, x []float64) {
-			eval(x)
-			for i, v := range lastG {
-				g[i] = -v
-			}
-		},
-	}
+	cf := &cachedObjective{f: f, fx: math.NaN()}
 	// Iteration 0 is the start: evaluate it here, show it to the Monitor,
 	// and hand it to the optimiser so that it is not evaluated twice.
-	eval(x)
-	if math.IsNaN(lastF) || math.IsInf(lastF, 0) {
-		return 0, lastF, fmt.Errorf("%w: %s objective %v at the start", ErrOverflow, c.name, lastF)
+	cf.at(x)
+	if math.IsNaN(cf.fx) || math.IsInf(cf.fx, 0) {
+		return 0, cf.fx, fmt.Errorf("%w: %s objective %v at the start", ErrOverflow, c.name, cf.fx)
 	}
-	if c.monitor != nil && c.monitor(0, lastF) {
-		return 0, lastF, nil
+	if c.monitor != nil && c.monitor(0, cf.fx) {
+		return 0, cf.fx, nil
 	}
-	init := &optimize.Location{F: -lastF, Gradient: make([]float64, len(x))}
-	for i, v := range lastG {
+	init := &optimize.Location{F: -cf.fx, Gradient: make([]float64, len(x))}
+	for i, v := range cf.g {
 		init.Gradient[i] = -v
-	}
-	rec := &monitorRecorder{c: c}
-	conv := optimize.Converger(optimize.NeverTerminate{})
-	switch {
-	case c.tol >= 0 && c.points > 0:
-		conv = &optimize.FunctionConverge{Absolute: c.tol * float64(c.points), Iterations: 1}
-	case c.tol >= 0:
-		conv = &optimize.FunctionConverge{Relative: c.tol, Iterations: 1}
 	}
 	s := &optimize.Settings{
 		GradientThreshold: gradTol,
-		Converger:         conv,
+		Converger:         c.converger(),
 		MajorIterations:   c.maxIter,
-		Recorder:          rec,
+		Recorder:          &monitorRecorder{c: c},
 		InitValues:        init,
 	}
-	res, err := optimize.Minimize(p, x, s, &optimize.LBFGS{})
+	res, err := optimize.Minimize(cf.problem(), x, s, &optimize.LBFGS{})
 	if res != nil {
 		copy(x, res.X)
 		obj = -res.F
@@ -230,6 +200,49 @@ func (c iteration) maximise(x []float64, gradTol float64, f func(grad, x []float
 		return iters, obj, c.notConverged(iters, obj)
 	}
 	return iters, obj, nil
+}
+
+// converger is the driver's rule on the objective as a gonum Converger.
+func (c iteration) converger() optimize.Converger {
+	switch {
+	case c.tol < 0:
+		return optimize.NeverTerminate{}
+	case c.points > 0:
+		return &optimize.FunctionConverge{Absolute: c.tol * float64(c.points), Iterations: 1}
+	}
+	return &optimize.FunctionConverge{Relative: c.tol, Iterations: 1}
+}
+
+// cachedObjective serves gonum's Problem, which evaluates Func and Grad
+// separately at the same point, with one call of f per point; it negates
+// f for the minimiser.
+type cachedObjective struct {
+	f    func(grad, x []float64) float64
+	x, g []float64 // the last point and f's gradient there
+	fx   float64   // f at x
+}
+
+func (cf *cachedObjective) at(x []float64) {
+	if cf.x != nil && equalSlices(cf.x, x) {
+		return
+	}
+	if cf.g == nil {
+		cf.g = make([]float64, len(x))
+	}
+	cf.fx = cf.f(cf.g, x)
+	cf.x = append(cf.x[:0], x...)
+}
+
+func (cf *cachedObjective) problem() optimize.Problem {
+	return optimize.Problem{
+		Func: func(x []float64) float64 { cf.at(x); return -cf.fx },
+		Grad: func(g, x []float64) {
+			cf.at(x)
+			for i, v := range cf.g {
+				g[i] = -v
+			}
+		},
+	}
 }
 
 // monitorRecorder passes the objective of each major iteration to the

@@ -98,27 +98,43 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 // kmeansInit sets hard responsibilities from k-means++ seeding followed by
 // ten Lloyd iterations.
 func kmeansInit(y *mat.Dense, K int, rnd *rand.Rand, r *mat.Dense) {
+	cent := kmeansPlusPlus(y, K, rnd)
+	n, _ := y.Dims()
+	lab := make([]int, n)
+	for iter := 0; iter < 10; iter++ {
+		lloydStep(y, cent, lab)
+	}
+	r.Zero()
+	for i, k := range lab {
+		r.Set(i, k, 1)
+	}
+}
+
+// sqDist returns ‖a − b‖².
+func sqDist(a, b []float64) float64 {
+	var s float64
+	for j, v := range a {
+		t := v - b[j]
+		s += t * t
+	}
+	return s
+}
+
+// kmeansPlusPlus returns K seed centres (K×p) chosen by k-means++: the
+// first uniformly, each next with probability proportional to the squared
+// distance to the nearest centre chosen so far (Arthur & Vassilvitskii 2007).
+func kmeansPlusPlus(y *mat.Dense, K int, rnd *rand.Rand) *mat.Dense {
 	n, p := y.Dims()
 	cent := mat.NewDense(K, p, nil)
 	d2 := make([]float64, n)
 	for i := range d2 {
 		d2[i] = math.Inf(1)
 	}
-	first := rnd.IntN(n)
-	cent.SetRow(0, y.RawRowView(first))
-	dist := func(i, k int) float64 {
-		var s float64
-		c := cent.RawRowView(k)
-		for j, v := range y.RawRowView(i) {
-			t := v - c[j]
-			s += t * t
-		}
-		return s
-	}
+	cent.SetRow(0, y.RawRowView(rnd.IntN(n)))
 	for k := 1; k < K; k++ {
 		var tot float64
 		for i := 0; i < n; i++ {
-			d2[i] = math.Min(d2[i], dist(i, k-1))
+			d2[i] = math.Min(d2[i], sqDist(y.RawRowView(i), cent.RawRowView(k-1)))
 			tot += d2[i]
 		}
 		u := rnd.Float64() * tot
@@ -132,39 +148,40 @@ func kmeansInit(y *mat.Dense, K int, rnd *rand.Rand, r *mat.Dense) {
 		}
 		cent.SetRow(k, y.RawRowView(pick))
 	}
-	lab := make([]int, n)
-	for iter := 0; iter < 10; iter++ {
-		for i := 0; i < n; i++ {
-			best := math.Inf(1)
-			for k := 0; k < K; k++ {
-				if d := dist(i, k); d < best {
-					best, lab[i] = d, k
-				}
-			}
-		}
-		cnt := make([]int, K)
-		sum := mat.NewDense(K, p, nil)
-		for i := 0; i < n; i++ {
-			cnt[lab[i]]++
-			row := sum.RawRowView(lab[i])
-			for j, v := range y.RawRowView(i) {
-				row[j] += v
-			}
-		}
+	return cent
+}
+
+// lloydStep assigns each point to its nearest centre (lab) and moves each
+// centre with points to their mean.
+func lloydStep(y, cent *mat.Dense, lab []int) {
+	n, p := y.Dims()
+	K, _ := cent.Dims()
+	for i := 0; i < n; i++ {
+		best := math.Inf(1)
 		for k := 0; k < K; k++ {
-			if cnt[k] == 0 {
-				continue
+			if d := sqDist(y.RawRowView(i), cent.RawRowView(k)); d < best {
+				best, lab[i] = d, k
 			}
-			row := sum.RawRowView(k)
-			for j := range row {
-				row[j] /= float64(cnt[k])
-			}
-			cent.SetRow(k, row)
 		}
 	}
-	r.Zero()
-	for i, k := range lab {
-		r.Set(i, k, 1)
+	cnt := make([]int, K)
+	sum := mat.NewDense(K, p, nil)
+	for i := 0; i < n; i++ {
+		cnt[lab[i]]++
+		row := sum.RawRowView(lab[i])
+		for j, v := range y.RawRowView(i) {
+			row[j] += v
+		}
+	}
+	for k := 0; k < K; k++ {
+		if cnt[k] == 0 {
+			continue
+		}
+		row := sum.RawRowView(k)
+		for j := range row {
+			row[j] /= float64(cnt[k])
+		}
+		cent.SetRow(k, row)
 	}
 }
 

@@ -318,16 +318,13 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		panic(mat.ErrShape)
 	}
 	yd := mat.DenseCopyOf(Ynew)
-	var missing []int
+	missing := false
 	for i := 0; i < r; i++ {
 		for j, v := range yd.RawRowView(i) {
 			if math.IsInf(v, 0) {
 				panic(fmt.Sprintf("dimred: PPCA.ProjectTo: Ynew[%d,%d] = %v", i, j, v))
 			}
-			if math.IsNaN(v) {
-				missing = append(missing, i)
-				break
-			}
+			missing = missing || math.IsNaN(v)
 		}
 	}
 	minv, _, err := mInverse(m.w, m.sigma2)
@@ -335,47 +332,27 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		panic(err) // M is positive definite for a fitted model
 	}
 	dense.ReuseAs(dst, r, m.fq())
-	if len(missing) == 0 {
+	if !missing {
 		var wm mat.Dense
 		wm.Mul(m.w, minv)
 		centredMul(dst, yd, m.mu, &wm)
 		return
 	}
+	// Some entry is missing: each row's posterior from its observed features.
 	q := m.fq()
-	mi, inv, work, wr := make([]float64, q*q), make([]float64, q*q), make([]float64, q*q), make([]float64, q)
+	rp := newRowPosterior(q)
+	var obs []int
 	for i := 0; i < r; i++ {
-		for t := range mi {
-			mi[t] = 0
-		}
-		for a := range wr {
-			wr[a] = 0
-		}
+		obs = obs[:0]
 		for k, v := range yd.RawRowView(i) {
-			if math.IsNaN(v) {
-				continue
-			}
-			wk := m.w.RawRowView(k)
-			d := v - m.mu[k]
-			for a := 0; a < q; a++ {
-				wr[a] += wk[a] * d
-				for b := 0; b < q; b++ {
-					mi[a*q+b] += wk[a] * wk[b]
-				}
+			if !math.IsNaN(v) {
+				obs = append(obs, k)
 			}
 		}
-		for a := 0; a < q; a++ {
-			mi[a*q+a] += m.sigma2
-		}
-		if _, ok := smallCholInverse(inv, mi, work, q); !ok {
+		gramRows(rp.m, m.w, obs, q)
+		rp.project(m.w, yd.RawRowView(i), m.mu, obs)
+		if _, _, ok := rp.solve(dst.RawRowView(i), m.sigma2); !ok {
 			panic("dimred: PPCA.ProjectTo: M_i not positive definite")
-		}
-		row := dst.RawRowView(i)
-		for a := 0; a < q; a++ {
-			var v float64
-			for b := 0; b < q; b++ {
-				v += inv[a*q+b] * wr[b]
-			}
-			row[a] = v
 		}
 	}
 }

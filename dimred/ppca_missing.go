@@ -207,64 +207,84 @@ func (s *missingState) eStep(w *mat.Dense, mu []float64, s2 float64) (float64, e
 	}
 	wtw := make([]float64, q*q)
 	gramRows(wtw, w, all, q)
-	mi := make([]float64, q*q)   // M_i, row-major
-	minv := make([]float64, q*q) // M_i⁻¹
-	work := make([]float64, q*q)
+	rp := newRowPosterior(q)
 	g := make([]float64, q*q)
-	wr := make([]float64, q)
 	var ll float64
 	for i := 0; i < n; i++ {
 		o := s.obs[i]
-		// M_i = W_oᵀW_o + σ²I.
 		if len(s.miss[i]) < len(o) {
 			gramRows(g, w, s.miss[i], q)
-			for t := range mi {
-				mi[t] = wtw[t] - g[t]
+			for t := range rp.m {
+				rp.m[t] = wtw[t] - g[t]
 			}
 		} else {
-			gramRows(mi, w, o, q)
+			gramRows(rp.m, w, o, q)
 		}
-		for a := 0; a < q; a++ {
-			mi[a*q+a] += s2
-		}
-		// W_oᵀ r and rᵀr.
-		for a := range wr {
-			wr[a] = 0
-		}
-		var rr float64
-		row := s.y.RawRowView(i)
-		for _, k := range o {
-			wk := w.RawRowView(k)
-			r := row[k] - mu[k]
-			rr += r * r
-			for a := 0; a < q; a++ {
-				wr[a] += wk[a] * r
-			}
-		}
-		logdet, ok := smallCholInverse(minv, mi, work, q)
+		rr := rp.project(w, s.y.RawRowView(i), mu, o)
+		logdet, quad, ok := rp.solve(s.x.RawRowView(i), s2)
 		if !ok {
 			return 0, fmt.Errorf("%w: PPCA missing-data E-step, point %d: M_i not positive definite", ErrSingular, i)
 		}
-		xi := s.x.RawRowView(i)
-		var quad float64
-		for a := 0; a < q; a++ {
-			var v float64
-			for b := 0; b < q; b++ {
-				v += minv[a*q+b] * wr[b]
-			}
-			xi[a] = v
-			quad += wr[a] * v
-		}
 		ci := s.cov[i*q*q : (i+1)*q*q]
-		for t, v := range minv {
+		for t, v := range rp.minv {
 			ci[t] = s2 * v
 		}
-		no := float64(len(o))
-		if len(o) > 0 {
+		if no := float64(len(o)); len(o) > 0 {
 			ll -= 0.5 * (no*math.Log(2*math.Pi) + (no-float64(q))*math.Log(s2) + logdet + (rr-quad)/s2)
 		}
 	}
 	return ll, nil
+}
+
+// rowPosterior is the workspace of the posterior of one point's latent
+// position from its observed features o: M_i = W_oᵀW_o + σ²I (q×q,
+// row-major), W_oᵀ(y_o − μ_o), M_i⁻¹ and ⟨x_i⟩ = M_i⁻¹W_oᵀ(y_o − μ_o).
+type rowPosterior struct {
+	q                 int
+	m, minv, work, wr []float64
+}
+
+func newRowPosterior(q int) *rowPosterior {
+	return &rowPosterior{q: q, m: make([]float64, q*q), minv: make([]float64, q*q),
+		work: make([]float64, q*q), wr: make([]float64, q)}
+}
+
+// project sets wr = W_oᵀ(y_o − μ_o) and returns ‖y_o − μ_o‖².
+func (r *rowPosterior) project(w *mat.Dense, y, mu []float64, o []int) float64 {
+	clear(r.wr)
+	var rr float64
+	for _, k := range o {
+		wk := w.RawRowView(k)
+		d := y[k] - mu[k]
+		rr += d * d
+		for a := range r.wr {
+			r.wr[a] += wk[a] * d
+		}
+	}
+	return rr
+}
+
+// solve adds σ² to the diagonal of m (which holds W_oᵀW_o), stores M_i⁻¹
+// in minv and ⟨x_i⟩ in x, and returns log|M_i| and wrᵀ⟨x_i⟩; ok is false
+// when M_i is not positive definite.
+func (r *rowPosterior) solve(x []float64, s2 float64) (logdet, quad float64, ok bool) {
+	q := r.q
+	for a := 0; a < q; a++ {
+		r.m[a*q+a] += s2
+	}
+	logdet, ok = smallCholInverse(r.minv, r.m, r.work, q)
+	if !ok {
+		return 0, 0, false
+	}
+	for a := 0; a < q; a++ {
+		var v float64
+		for b := 0; b < q; b++ {
+			v += r.minv[a*q+b] * r.wr[b]
+		}
+		x[a] = v
+		quad += r.wr[a] * v
+	}
+	return logdet, quad, true
 }
 
 // mStep returns the new (W, μ, σ²) from the posteriors of the last E-step:
