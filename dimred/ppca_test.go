@@ -105,8 +105,8 @@ func TestPPCAOil(t *testing.T) {
 	if err := m.Fit(y); err != nil {
 		t.Fatal(err)
 	}
-	// Reference values: shared/reference/book-ch1-2.md §2.2 (S with 1/n,
-	// natural log, −(np/2) log 2π included).
+	// Reference values: the oil numbers of book §2.2, recomputed (S with
+	// 1/n, natural log, −(np/2) log 2π included).
 	if got := m.NoiseVariance(); math.Abs(got-0.088569) > 5e-7 {
 		t.Errorf("σ² = %.7f, want 0.088569", got)
 	}
@@ -118,7 +118,7 @@ func TestPPCAOil(t *testing.T) {
 	if got := NearestNeighbourErrors(&x, labels); got != 162 {
 		t.Errorf("1-NN errors = %d, want 162", got)
 	}
-	// Log-likelihood by q (catalog table).
+	// Log-likelihood by q, the closed form recomputed for each q.
 	for _, c := range []struct {
 		q      int
 		s2, ll float64
