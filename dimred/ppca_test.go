@@ -617,3 +617,36 @@ func TestPPCAPosteriorCov(t *testing.T) {
 	mustPanic(t, "point out of range", func() { var d mat.SymDense; m.PosteriorCovTo(&d, 100) })
 	mustPanic(t, "wrong dst size", func() { m.PosteriorCovTo(mat.NewSymDense(3, nil), 0) })
 }
+
+// A refit that panics on a bad setting (Q ≥ p) leaves the model unfitted
+// once the panic is recovered: it never serves the previous fit.
+func TestChapter2PanickedRefitDiscardsFit(t *testing.T) {
+	y := lowRank(40, 5, 2, 0.1, 8)
+	ppcaM := &PPCA{Q: 2}
+	emM := &PPCA{Q: 2, Algorithm: PPCAEM}
+	missM := &PPCA{Q: 2}
+	faM := &FactorAnalysis{Q: 2}
+	mixM := &MixturePPCA{M: 2, Q: 1}
+	bM := &BayesianPCA{}
+	for _, c := range []struct {
+		name string
+		fit  func(Y mat.Matrix) error
+		setQ func(q int)
+		use  func()
+	}{
+		{"PPCA", ppcaM.Fit, func(q int) { ppcaM.Q = q }, func() { ppcaM.LatentTo(&mat.Dense{}) }},
+		{"PPCA EM", emM.Fit, func(q int) { emM.Q = q }, func() { emM.NoiseVariance() }},
+		{"PPCA FitMissing", missM.FitMissing, func(q int) { missM.Q = q }, func() { missM.LoadingsTo(&mat.Dense{}) }},
+		{"FactorAnalysis", faM.Fit, func(q int) { faM.Q = q }, func() { faM.LatentTo(&mat.Dense{}) }},
+		{"MixturePPCA", mixM.Fit, func(q int) { mixM.Q = q }, func() { mixM.LatentTo(&mat.Dense{}) }},
+		{"BayesianPCA", bM.Fit, func(q int) { bM.Q = q }, func() { bM.LatentTo(&mat.Dense{}) }},
+	} {
+		if err := c.fit(y); err != nil && !errors.Is(err, ErrNotConverged) {
+			t.Fatalf("%s: first fit: %v", c.name, err)
+		}
+		c.use() // fitted: must not panic
+		c.setQ(5)
+		mustPanic(t, c.name+" refit with Q = p", func() { _ = c.fit(y) })
+		mustPanic(t, c.name+" after panicked refit", c.use)
+	}
+}
