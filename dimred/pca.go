@@ -149,67 +149,6 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	return notConverged
 }
 
-// centredMul sets dst = (Y − 1μᵀ) B without forming the centred matrix.
-func centredMul(dst *mat.Dense, Y *mat.Dense, mu []float64, B mat.Matrix) {
-	dst.Mul(Y, B)
-	_, k := B.Dims()
-	mb := make([]float64, k) // μᵀB
-	for j := 0; j < k; j++ {
-		var s float64
-		for i, v := range mu {
-			s += v * B.At(i, j)
-		}
-		mb[j] = s
-	}
-	r, _ := dst.Dims()
-	for i := 0; i < r; i++ {
-		row := dst.RawRowView(i)
-		for j := range row {
-			row[j] -= mb[j]
-		}
-	}
-}
-
-// centredTMul sets dst = (Y − 1μᵀ)ᵀ B = YᵀB − μ(1ᵀB).
-func centredTMul(dst *mat.Dense, Y *mat.Dense, mu []float64, B *mat.Dense) {
-	dst.Mul(Y.T(), B)
-	r, k := B.Dims()
-	cs := make([]float64, k) // 1ᵀB
-	for i := 0; i < r; i++ {
-		for j, v := range B.RawRowView(i) {
-			cs[j] += v
-		}
-	}
-	for i, m := range mu {
-		row := dst.RawRowView(i)
-		for j := range row {
-			row[j] -= m * cs[j]
-		}
-	}
-}
-
-// centred returns Ŷ = Y − 1μᵀ as a new matrix.
-func centred(Y *mat.Dense, mu []float64) *mat.Dense {
-	n, p := Y.Dims()
-	c := mat.NewDense(n, p, nil)
-	for i := 0; i < n; i++ {
-		src, dst := Y.RawRowView(i), c.RawRowView(i)
-		for j, v := range src {
-			dst[j] = v - mu[j]
-		}
-	}
-	return c
-}
-
-// sampleCov returns S = n⁻¹ ŶᵀŶ (p×p).
-func sampleCov(Y *mat.Dense, mu []float64) *mat.SymDense {
-	n, _ := Y.Dims()
-	c := centred(Y, mu)
-	var s mat.SymDense
-	s.SymOuterK(1/float64(n), c.T())
-	return &s
-}
-
 func pcaCovariance(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 	vals, u, err := linalg.EigenSym(sampleCov(Y, mu), q, linalg.Largest, nil)
 	if err != nil {
