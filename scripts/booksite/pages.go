@@ -88,14 +88,14 @@ func (p *pkgDoc) Anchor() string { return "pkg-" + strings.ReplaceAll(p.Path, "/
 const modulePath = "github.com/dimredbook/book"
 
 // readPackages reads the Go documentation of the package in root and every
-// package below it.
+// package below it, internal ones excepted.
 func readPackages(root string) ([]*pkgDoc, error) {
 	var dirs []string
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "internal" || strings.HasPrefix(d.Name(), ".")) {
 			return filepath.SkipDir
 		}
 		if d.IsDir() {
