@@ -37,8 +37,8 @@ import (
 //   - every link into the site resolves, with its #fragment, and chapter
 //     pages link to their previous and next chapters;
 //
-// and saves a screenshot of each chapter's first screen in
-// BOOK_DIR/screenshots.
+// and saves screenshots of each chapter's first screen (NAME.png) and
+// first figure (NAME-figure.png) in the site's folder screenshots/.
 //
 // It runs only when asked: BOOK_DIR names the site (relative to the
 // repository root) or BOOK_REQUIRE=1 (site in build/book, required), as
@@ -124,6 +124,12 @@ func TestBook(t *testing.T) {
 				if err := os.WriteFile(shot, res.screenshot, 0o644); err != nil {
 					t.Error(err)
 				}
+				if res.figureShot != nil {
+					shot = strings.TrimSuffix(shot, ".png") + "-figure.png"
+					if err := os.WriteFile(shot, res.figureShot, 0o644); err != nil {
+						t.Error(err)
+					}
+				}
 				// Previous/next navigation between chapters, in pages.json order.
 				var prev, next string
 				if i > 0 && man.Pages[i-1].Chapter {
@@ -177,7 +183,7 @@ type pageResult struct {
 	links                    []string
 	ids                      map[string]bool
 	prev, next               string
-	screenshot               []byte
+	screenshot, figureShot   []byte
 }
 
 // checkJS gathers the page's checks in one evaluation.
@@ -325,11 +331,20 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 		time.Sleep(200 * time.Millisecond)
 	}
 	if p.Chapter {
-		if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-			_, _, err := runtime.Evaluate("window.scrollTo(0, 0)").Do(ctx)
-			return err
-		}), chromedp.CaptureScreenshot(&res.screenshot)); err != nil {
+		// The first screen, and the first figure (when there is one).
+		var hasFig bool
+		if err := chromedp.Run(ctx,
+			chromedp.Evaluate("window.scrollTo(0, 0)", nil),
+			chromedp.CaptureScreenshot(&res.screenshot),
+			chromedp.Evaluate(`(() => { const f = document.querySelector('figure.book-figure');
+				if (f) f.scrollIntoView(); return !!f })()`, &hasFig),
+		); err != nil {
 			t.Fatal(err)
+		}
+		if hasFig {
+			if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&res.figureShot)); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 
