@@ -36,6 +36,8 @@ import (
 //   - every interactive view (an ECharts iframe) drew a canvas;
 //   - every link into the site resolves, with its #fragment, and chapter
 //     pages link to their previous and next chapters;
+//   - one chapter opened from the folder (file://) passes the same checks
+//     but the links;
 //
 // and saves screenshots of each chapter's first screen (NAME.png) and
 // first figure (NAME-figure.png) in the site's folder screenshots/.
@@ -87,7 +89,8 @@ func TestBook(t *testing.T) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer srv.Close()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	// A minute a page at most (they take seconds), for the browser as a whole.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(len(man.Pages)+2)*time.Minute)
 	defer cancel()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chrome),
@@ -153,6 +156,27 @@ func TestBook(t *testing.T) {
 	}
 	if chapters == 0 {
 		t.Error("pages.json lists no chapter")
+	}
+
+	// Opened straight from the folder (file://), a chapter must work as well:
+	// the one with the most interactive views, every check but the links.
+	best := -1
+	for i, p := range man.Pages {
+		if p.Chapter && (best < 0 || p.Interactive > man.Pages[best].Interactive) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		p := man.Pages[best]
+		t.Run("file/"+p.Path, func(t *testing.T) {
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Chapter = false // no screenshot
+			res := openPage(t, bctx, "file://"+filepath.ToSlash(abs)+"/"+p.Path, p)
+			t.Logf("file://…/%s: %d images, %d formulas, %d charts", p.Path, res.images, res.formulas, res.charts)
+		})
 	}
 }
 
