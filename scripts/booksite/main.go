@@ -194,6 +194,17 @@ func build(c config) (stats, error) {
 		return st, fmt.Errorf("jupyter nbconvert: %v\n%s", err, msg)
 	}
 
+	// The book's packages, for the methods page and for links to their docs.
+	var pkgs []*pkgDoc
+	for _, root := range []string{"dimred", "datasets", "figures"} {
+		ps, err := readPackages(root)
+		if err != nil {
+			return st, err
+		}
+		pkgs = append(pkgs, ps...)
+	}
+	apiLinks := apiLinker(pkgs)
+
 	man := manifest{}
 	for _, nb := range nbs {
 		p := filepath.Join(c.out, nb.Page())
@@ -201,7 +212,7 @@ func build(c config) (stats, error) {
 		if err != nil {
 			return st, err
 		}
-		page := rewriteLinks(string(b), names)
+		page := apiLinks(rewriteLinks(string(b), names))
 		if refs := remoteRefs(page); len(refs) > 0 {
 			return st, fmt.Errorf("%s would fetch from the network: %s", nb.Page(), strings.Join(refs, ", "))
 		}
@@ -232,10 +243,6 @@ func build(c config) (stats, error) {
 				figPage[id] = nb.Page()
 			}
 		}
-	}
-	pkgs, err := readPackages("dimred")
-	if err != nil {
-		return st, err
 	}
 	site := &siteData{Chapters: nbs, Figures: figs, FigurePage: figPage, Packages: pkgs, Footer: footer}
 	for _, p := range []struct{ file, title string }{

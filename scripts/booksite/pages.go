@@ -13,8 +13,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 //go:embed book.css
@@ -33,10 +35,22 @@ type figure struct {
 }
 
 type number struct {
-	Name string   `json:"name"`
-	Book *float64 `json:"book"`
-	Ours *float64 `json:"ours"`
-	Tol  *float64 `json:"tol"`
+	Name      string   `json:"name"`
+	Source    string   `json:"source"` // "book" or "reference", where the report says
+	Cite      string   `json:"cite"`
+	Book      *float64 `json:"book"`
+	Reference *float64 `json:"reference"`
+	Ours      *float64 `json:"ours"`
+	Tol       *float64 `json:"tol"`
+}
+
+// Against is the number ours is compared with: the book's, else the
+// independent reference value.
+func (n number) Against() *float64 {
+	if n.Book != nil {
+		return n.Book
+	}
+	return n.Reference
 }
 
 // Best is the figure's file at full resolution: the SVG, else the first file.
@@ -54,6 +68,25 @@ func (f *figure) Best() string {
 
 // Anchor is the figure's HTML id on chapter and report pages.
 func (f *figure) Anchor() string { return figureAnchor(f.ID) }
+
+// GitHubAnchor is the id GitHub gives the heading "Figure 2.1" of
+// figures/README.md ("figure-21"), which notebooks link to.
+func (f *figure) GitHubAnchor() string { return githubSlug("Figure " + f.ID) }
+
+// githubSlug is GitHub's heading id: lower case, letters, digits, spaces
+// as '-', '-' and '_' kept, everything else dropped.
+func githubSlug(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(h) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 func readReport(path string) ([]figure, error) {
 	b, err := os.ReadFile(path)
@@ -235,10 +268,11 @@ func formatNumber(v *float64) string {
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"num":    formatNumber,
 		"agrees": func(n number) string {
-		if n.Book == nil || n.Ours == nil || n.Tol == nil {
+		a := n.Against()
+		if a == nil || n.Ours == nil || n.Tol == nil {
 			return ""
 		}
-		if math.Abs(*n.Book-*n.Ours) <= *n.Tol {
+		if math.Abs(*a-*n.Ours) <= *n.Tol {
 			return "yes"
 		}
 		return "no"
@@ -299,7 +333,7 @@ executed, with the book's figures reproduced and the book's numbers set beside o
 written by <code>scripts/reproduce</code>.</p>
 {{range $f := .Figures}}
 <section class="book-report-figure" id="{{.Anchor}}">
-<h2>Figure {{.ID}}</h2>
+<h2 id="{{.GitHubAnchor}}">Figure {{.ID}}</h2>
 <p>{{.Caption}}</p>
 <p><em>Data:</em> {{.Data}}. <em>Status:</em> <strong class="status-{{.Status}}">{{.Status}}</strong>.
 {{with index $.FigurePage $f.ID}}Shown in <a href="{{.}}">{{.}}</a>.{{end}}</p>
@@ -307,8 +341,8 @@ written by <code>scripts/reproduce</code>.</p>
 {{with $f.Best}}<figure class="book-figure"><a href="{{.}}"><img src="{{.}}" alt="Figure {{$f.ID}}"></a></figure>{{end}}
 <p class="book-files">{{range .Files}}<a href="{{.}}">{{.}}</a> {{end}}</p>
 {{if .Numbers}}<table class="book-numbers">
-<tr><th>quantity</th><th>book</th><th>ours</th><th>tolerance</th><th>agrees</th></tr>
-{{range .Numbers}}<tr><td>{{.Name}}</td><td>{{num .Book}}</td><td>{{num .Ours}}</td><td>{{num .Tol}}</td><td>{{agrees .}}</td></tr>
+<tr><th>quantity</th><th>book</th><th>reference</th><th>ours</th><th>tolerance</th><th>agrees</th><th>source</th></tr>
+{{range .Numbers}}<tr><td>{{.Name}}</td><td>{{num .Book}}</td><td>{{num .Reference}}</td><td>{{num .Ours}}</td><td>{{num .Tol}}</td><td>{{agrees .}}</td><td>{{.Source}}{{if .Cite}} ({{.Cite}}){{end}}</td></tr>
 {{end}}</table>{{end}}
 </section>
 {{end}}
@@ -316,7 +350,7 @@ written by <code>scripts/reproduce</code>.</p>
 
 {{define "methods.html"}}{{template "head" .}}
 <h1>Methods</h1>
-<p>The Go packages that implement the book's methods, from their documentation.</p>
+<p>The Go packages of the companion, from their documentation: the methods (<code>dimred</code> and the packages beneath it), the data sets and the figures.</p>
 {{range .Packages}}
 <section class="book-package" id="{{.Anchor}}">
 <h2>package {{.Name}} <code class="book-meta">{{.Path}}</code></h2>
@@ -329,3 +363,37 @@ written by <code>scripts/reproduce</code>.</p>
 {{end}}
 {{template "foot" .}}{{end}}
 `))
+
+// docLinkRE matches links to the book's packages' documentation on
+// pkg.go.dev, as the notebooks write them.
+var docLinkRE = regexp.MustCompile(`href="https://pkg\.go\.dev/` + regexp.QuoteMeta(modulePath) + `(/[^"#]*)?(?:#([^"]*))?"`)
+
+// apiLinker returns a function that points links to the documentation of
+// the book's packages at the methods page, where it has the package (and
+// the name); other links stay as they are.
+func apiLinker(pkgs []*pkgDoc) func(string) string {
+	ids := map[string]bool{}
+	for _, p := range pkgs {
+		ids[p.Anchor()] = true
+		for _, it := range p.Items {
+			ids[it.ID] = true
+		}
+	}
+	return func(page string) string {
+		return docLinkRE.ReplaceAllStringFunc(page, func(s string) string {
+			m := docLinkRE.FindStringSubmatch(s)
+			rel, name := strings.TrimPrefix(m[1], "/"), m[2]
+			if rel == "" {
+				return `href="methods.html"`
+			}
+			a := (&pkgDoc{Path: rel}).Anchor()
+			if !ids[a] {
+				return s
+			}
+			if name != "" && ids[a+"."+name] {
+				a += "." + name
+			}
+			return `href="methods.html#` + a + `"`
+		})
+	}
+}
