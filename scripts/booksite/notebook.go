@@ -121,8 +121,10 @@ func (nb *notebook) prepare(figFile func(id string) string) {
 			}
 			if h, ok := data["text/html"]; ok {
 				s := joinText(h)
-				if echartsRE.MatchString(s) {
+				if strings.Contains(s, "echarts.init(") {
 					nb.Interactive++
+				}
+				if echartsRE.MatchString(s) {
 					data["text/html"] = echartsRE.ReplaceAllString(s, localEChartsURL)
 				}
 			}

@@ -34,7 +34,7 @@ func TestPrepare(t *testing.T) {
 			png(), htmlOut("<p><b>Figure 2.1.</b> A caption."),
 			png(), htmlOut("<p><b>Figure X2.4.</b> No file."),
 			png(), // no caption
-			htmlOut(`<iframe srcdoc="&lt;script src=&#34;https://go-echarts.github.io/go-echarts-assets/assets/echarts.min.js&#34;&gt;"></iframe>`),
+			htmlOut(`<iframe srcdoc="&lt;script src=&#34;https://go-echarts.github.io/go-echarts-assets/assets/echarts.min.js&#34;&gt;&lt;script&gt;echarts.init(x)&lt;/script&gt;"></iframe>`),
 		}},
 	}}}
 	nb.prepare(func(id string) string {
