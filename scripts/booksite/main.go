@@ -16,7 +16,7 @@
 //
 // Usage (from the repository root):
 //
-//	go run ./scripts/booksite [-out build/book] [-serve localhost:8000]
+//	go run ./scripts/booksite [-out build/book] [-notebooks notebooks] [-report figures/report.json] [-serve localhost:8000]
 //
 // It writes pages.json, the list of pages and what each must show, for the
 // browser test (scripts/booksite/book_test.go).
@@ -40,6 +40,7 @@ import (
 func main() {
 	out := flag.String("out", "build/book", "folder of the site (emptied first)")
 	nbdir := flag.String("notebooks", "notebooks", "folder of executed notebooks")
+	report := flag.String("report", "figures/report.json", "the reproduction report (its figure files are read from the current folder)")
 	mathjax := flag.String("mathjax", "/usr/share/javascript/mathjax", "MathJax 2 folder (Debian's libjs-mathjax)")
 	echarts := flag.String("echarts", ".cache/npm/node_modules/echarts/dist/echarts.min.js", "the ECharts script (npm package echarts)")
 	serve := flag.String("serve", "", "after building, serve the site on this address (e.g. localhost:8000)")
@@ -49,7 +50,7 @@ func main() {
 
 	if !*noBuild {
 		start := time.Now()
-		s, err := build(config{out: *out, notebooks: *nbdir, mathjax: *mathjax, echarts: *echarts})
+		s, err := build(config{out: *out, notebooks: *nbdir, report: *report, mathjax: *mathjax, echarts: *echarts})
 		if err != nil {
 			log("%v", err)
 			os.Exit(1)
@@ -72,7 +73,7 @@ func main() {
 }
 
 type config struct {
-	out, notebooks, mathjax, echarts string
+	out, notebooks, report, mathjax, echarts string
 }
 
 // manifest is pages.json: what the browser test must find on each page.
@@ -115,7 +116,7 @@ func build(c config) (stats, error) {
 	if _, err := os.Stat(c.echarts); err != nil {
 		return st, fmt.Errorf("the ECharts script is missing (%v): run scripts/setup (npm package echarts)", err)
 	}
-	figs, err := readReport("figures/report.json")
+	figs, err := readReport(c.report)
 	if err != nil {
 		return st, err
 	}

@@ -227,6 +227,20 @@ type siteData struct {
 	Page, Title string
 }
 
+// HasSources tells whether the report names each number's source and
+// reference value (newer reports do); the report page shows those columns
+// only then.
+func (s *siteData) HasSources() bool {
+	for _, f := range s.Figures {
+		for _, n := range f.Numbers {
+			if n.Source != "" || n.Reference != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Counts is the report's summary: figures per status.
 func (s *siteData) Counts() string {
 	n := map[string]int{}
@@ -341,8 +355,8 @@ written by <code>scripts/reproduce</code>.</p>
 {{with $f.Best}}<figure class="book-figure"><a href="{{.}}"><img src="{{.}}" alt="Figure {{$f.ID}}"></a></figure>{{end}}
 <p class="book-files">{{range .Files}}<a href="{{.}}">{{.}}</a> {{end}}</p>
 {{if .Numbers}}<table class="book-numbers">
-<tr><th>quantity</th><th>book</th><th>reference</th><th>ours</th><th>tolerance</th><th>agrees</th><th>source</th></tr>
-{{range .Numbers}}<tr><td>{{.Name}}</td><td>{{num .Book}}</td><td>{{num .Reference}}</td><td>{{num .Ours}}</td><td>{{num .Tol}}</td><td>{{agrees .}}</td><td>{{.Source}}{{if .Cite}} ({{.Cite}}){{end}}</td></tr>
+<tr><th>quantity</th><th>book</th>{{if $.HasSources}}<th>reference</th>{{end}}<th>ours</th><th>tolerance</th><th>agrees</th>{{if $.HasSources}}<th>source</th>{{end}}</tr>
+{{range .Numbers}}<tr><td>{{.Name}}</td><td>{{num .Book}}</td>{{if $.HasSources}}<td>{{num .Reference}}</td>{{end}}<td>{{num .Ours}}</td><td>{{num .Tol}}</td><td>{{agrees .}}</td>{{if $.HasSources}}<td>{{.Source}}{{if .Cite}} ({{.Cite}}){{end}}</td>{{end}}</tr>
 {{end}}</table>{{end}}
 </section>
 {{end}}
