@@ -179,7 +179,7 @@ func TestFeatureSelectionPicksLargestVariance(t *testing.T) {
 		t.Errorf("E_PCA = %g, want ≈ 0.1", e)
 	}
 	var R mat.Dense
-	fe.RotationTo(&R)
+	fe.LoadingsTo(&R)
 	ang := math.Atan2(R.At(1, 0), R.At(0, 0)) * 180 / math.Pi
 	if ang < 0 {
 		ang += 180

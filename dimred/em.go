@@ -1,15 +1,14 @@
 package dimred
 
 import (
-	"errors"
 	"fmt"
 	"math"
 )
 
 // Fitting control shared by the package's latent-variable models: the EM
 // loops' limits and stopping rule (PPCA, PPCA with missing data,
-// FactorAnalysis, MixturePPCA, BayesianPCA) and the failed-refit rule
-// (those and PCA), and the q/n check of PPCA and FactorAnalysis.
+// FactorAnalysis, MixturePPCA, BayesianPCA) and the q/n check of PPCA and
+// FactorAnalysis. The failed-refit rule, discardOnError, is in embedder.go.
 
 // emLimits returns the iteration limit and tolerance of an EM fit, a zero
 // MaxIter or Tol replaced by the method's documented default.
@@ -35,18 +34,6 @@ func emStop(monitor func(iter int, objective float64) bool, it int, obj, change,
 		return true
 	}
 	return tol >= 0 && change <= tol*math.Abs(obj)
-}
-
-// discardOnError marks a model unfitted when a (re)fit fails with anything
-// but ErrNotConverged (whose result is still usable), so that a failed refit
-// never silently serves the previous fit: later use panics as before Fit.
-// fitted points at the field whose zero value means "unfitted" (W, or U for
-// PCA); use it as defer discardOnError(&err, &m.w) with a named error result.
-func discardOnError[T any](err *error, fitted *T) {
-	if *err != nil && !errors.Is(*err, ErrNotConverged) {
-		var zero T
-		*fitted = zero
-	}
 }
 
 // checkLatentDim is the shape check of the linear-Gaussian models (PPCA,

@@ -118,8 +118,9 @@ func TestClassicalMDSExactOnEuclidean(t *testing.T) {
 				if math.Abs(a1-1) > 1e-10 || math.Abs(a2-1) > 1e-10 {
 					t.Errorf("fit ratios %g %g, want 1 1", a1, a2)
 				}
-			} else if !math.IsNaN(m.NegativeMass()) {
-				t.Error("NegativeMass should be NaN without the full spectrum")
+			} else {
+				mustPanic(t, "NegativeMass without the full spectrum", func() { m.NegativeMass() })
+				mustPanic(t, "FitRatios without the full spectrum", func() { m.FitRatios() })
 			}
 		})
 	}
@@ -342,7 +343,7 @@ func TestClassicalMDSProjection(t *testing.T) {
 		fe := &FeatureExtraction{Q: 2, NoScale: true}
 		fe.Fit(Y)
 		var R mat.Dense
-		fe.RotationTo(&R)
+		fe.LoadingsTo(&R)
 		mu := linalg.ColumnMeans(Y)
 		for a := 0; a < 7; a++ {
 			for c := 0; c < 2; c++ {

@@ -138,7 +138,7 @@ func Fig3_6RotationThenSelection() (*Figure, error) {
 		return nil, err
 	}
 	var R mat.Dense
-	fe.RotationTo(&R)
+	fe.LoadingsTo(&R)
 	r0, r1 := R.At(0, 0), R.At(1, 0)
 	if r0 < 0 {
 		r0, r1 = -r0, -r1
