@@ -232,9 +232,7 @@ func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if c != m.p {
 		panic(mat.ErrShape)
 	}
-	if err := errs.CheckFinite(Ynew, "Ynew"); err != nil {
-		panic("dimred: FactorAnalysis.ProjectTo: " + err.Error())
-	}
+	checkProjectInput("FactorAnalysis.ProjectTo", Ynew, "Ynew")
 	bt := mat.NewDense(m.p, m.fq(), nil)
 	for j := 0; j < m.p; j++ {
 		for a := 0; a < m.fq(); a++ {

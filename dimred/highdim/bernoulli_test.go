@@ -85,3 +85,25 @@ func TestBernoulliBadInput(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// Regression (issue: Bernoulli on 0 rows gave π = NaN silently): no
+// pixels is ErrTooFewPoints, and a failed refit discards the old estimate.
+func TestBernoulliNoPixelsAndFailedRefit(t *testing.T) {
+	var b Bernoulli
+	if err := b.Fit(mat.NewDense(1, 4, []float64{1, 0, 1, 1})); err != nil || b.Pi != 0.75 {
+		t.Fatalf("π = %v, err = %v; want 0.75, nil", b.Pi, err)
+	}
+	if err := b.Fit(&mat.Dense{}); !errors.Is(err, errs.ErrTooFewPoints) {
+		t.Errorf("no pixels: err = %v, want ErrTooFewPoints", err)
+	}
+	if b.Pi != 0 || math.IsNaN(b.Pi) {
+		t.Errorf("π = %v after a failed refit, want 0", b.Pi)
+	}
+	b.Fit(mat.NewDense(1, 2, []float64{1, 1}))
+	if err := b.Fit(mat.NewDense(1, 2, []float64{1, 2})); err == nil {
+		t.Fatal("non-binary refit succeeded")
+	}
+	if p1, p := b.Counts(); b.Pi != 0 || p1 != 0 || p != 0 {
+		t.Errorf("after a failed refit π = %v, counts %d/%d; want 0, 0/0", b.Pi, p1, p)
+	}
+}
