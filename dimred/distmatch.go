@@ -20,8 +20,8 @@ import (
 // coordinates analysis (the same extraction through the n×n dual
 // eigenproblem).
 
-// DistanceMatchingError returns the book's distance-matching error (§3.3,
-// L1580) between the data squared distances D (n×n, from p features) and
+// DistanceMatchingError returns the book's distance-matching error (§3.3)
+// between the data squared distances D (n×n, from p features) and
 // the latent squared distances Δ (n×n, from q latent dimensions):
 //
 //	E(X) = 1/(n(n−1)) Σ_i Σ_j | d_ij/p − δ_ij/q |,
@@ -60,7 +60,7 @@ func DistanceMatchingError(D, Delta mat.Symmetric, p, q int) float64 {
 // distances are asked to match the raw ones (for feature selection the
 // best scale among contractions is ℓ = 1, not √(q/p)). Applied to the
 // scaled matrices D/p and Δ/q it gives n(n−1) times DistanceMatchingError,
-// and Chapter 4's Σ_i Σ_{j<i} |δ_ij/q − d_ij/p| (book L2011) is half of
+// and Chapter 4's Σ_i Σ_{j<i} |δ_ij/q − d_ij/p| (the opening of book Chapter 4) is half of
 // that, n(n−1)/2 times DistanceMatchingError. It panics if the sizes differ.
 func DistanceMatchingSum(D, Delta mat.Symmetric) float64 {
 	n := D.SymmetricDim()

@@ -128,7 +128,7 @@ func TestDistanceMatchingClosedForms(t *testing.T) {
 }
 
 func TestDistancesRotationInvariant(t *testing.T) {
-	// D(YRᵀ) = D(Y) for orthogonal R (§3.4, L1648–L1650).
+	// D(YRᵀ) = D(Y) for orthogonal R (§3.4).
 	rng := rand.New(rand.NewPCG(33, 34))
 	Y := randMatrix(rng, 15, 4)
 	var qr mat.QR

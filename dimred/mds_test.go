@@ -39,7 +39,7 @@ func maxAbsDiff(a, b mat.Matrix) float64 {
 }
 
 func TestDoubleCentreIsGram(t *testing.T) {
-	// −½HDH = ŶŶᵀ (book §3.5, L1914–L1922).
+	// −½HDH = ŶŶᵀ (book §3.5).
 	rng := rand.New(rand.NewPCG(1, 2))
 	Y := randMatrix(rng, 20, 5)
 	D := mat.NewSymDense(20, nil)

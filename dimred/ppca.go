@@ -23,7 +23,7 @@ const (
 	// σ² = (p−q)⁻¹ Σ_{i>q} λᵢ, the mean of the discarded eigenvalues of S.
 	PPCAEigen PPCAAlgorithm = iota
 	// PPCAEM is the EM algorithm of book §2.11.1 with the draft's two
-	// errors corrected (L.1398 lacks the inverse of M, L.1399 the σ² in
+	// errors corrected (its ⟨X⟩ lacks the inverse of M, its ⟨XᵀX⟩ the σ² in
 	// ⟨XᵀX⟩ = nσ²M⁻¹ + ⟨X⟩ᵀ⟨X⟩); Roweis (1998), Tipping & Bishop (1999b).
 	PPCAEM
 )

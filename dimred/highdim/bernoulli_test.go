@@ -23,7 +23,7 @@ func TestBernoulliSix(t *testing.T) {
 	if p1, p := b.Counts(); p1 != 849 || p != 3648 {
 		t.Fatalf("counts %d/%d", p1, p)
 	}
-	// book L1492: π = 849/3648
+	// book §3.2: π = 849/3648
 	if math.Abs(b.Pi-0.232730) > 5e-7 {
 		t.Errorf("π = %.6f, want 0.232730", b.Pi)
 	}
@@ -32,7 +32,7 @@ func TestBernoulliSix(t *testing.T) {
 		t.Fatal(err)
 	}
 	l10 := lp / math.Ln10
-	// book L1496: 2.67×10⁻⁸⁶⁰ (log₁₀ = −859.5723, mantissa 2.677)
+	// book §3.2: 2.67×10⁻⁸⁶⁰ (log₁₀ = −859.5723, mantissa 2.677)
 	if math.Abs(l10-(-859.5723)) > 1e-4 {
 		t.Errorf("log₁₀ p = %.4f, want −859.5723", l10)
 	}
