@@ -86,7 +86,7 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	yd := dense.AsDense(Y)
 	init := PPCA{Q: q}
 	if err := init.Fit(yd); err != nil {
-		return fmt.Errorf("BayesianPCA initialisation: %w", err)
+		return errs.Wrap(err, "BayesianPCA initialisation")
 	}
 	mu := init.mu
 	var S *mat.SymDense
@@ -267,7 +267,8 @@ func (m *BayesianPCA) ActiveDims() int {
 }
 
 // AlphasTo stores the ARD precisions αᵢ (+Inf for switched-off columns)
-// in dst, allocating it when nil, and returns it.
+// in dst and returns it. A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.alpha)
@@ -275,6 +276,8 @@ func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 
 // LatentTo stores the posterior means ⟨X⟩ (n×q; switched-off columns are
 // zero) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *BayesianPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.q)
@@ -282,6 +285,8 @@ func (m *BayesianPCA) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores W (p×q; switched-off columns are zero) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *BayesianPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, m.q)

@@ -48,7 +48,7 @@ var conformanceCases = []conformanceCase{
 	{"PCA", 2, func() Embedder { return &PCA{Q: 2} }, 1e-12},
 	{"PCA/randomized", 2, func() Embedder { return &PCA{Q: 2, Method: PCARandomized} }, 1e-12},
 	{"PPCA", 2, func() Embedder { return &PPCA{Q: 2} }, 1e-12},
-	{"PPCA/EM", 2, func() Embedder { return &PPCA{Q: 2, Algorithm: PPCAEM, Tol: 1e-9} }, 1e-12},
+	{"PPCA/EM", 2, func() Embedder { return &PPCA{Q: 2, Method: PPCAEM, Tol: 1e-9} }, 1e-12},
 	{"FactorAnalysis", 2, func() Embedder { return &FactorAnalysis{Q: 2} }, 1e-12},
 	{"MixturePPCA", 2, func() Embedder { return &MixturePPCA{M: 2, Q: 2} }, 0},
 	{"BayesianPCA", 4, func() Embedder { return &BayesianPCA{Q: 4, Tol: 1e-6} }, 0},

@@ -62,7 +62,7 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 	yd := dense.AsDense(Y)
 	init := PPCA{Q: q}
 	if err := init.Fit(yd); err != nil {
-		return fmt.Errorf("FactorAnalysis initialisation: %w", err)
+		return errs.Wrap(err, "FactorAnalysis initialisation")
 	}
 	mu := init.mu
 	var S *mat.SymDense
@@ -195,6 +195,8 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 }
 
 // LatentTo stores the posterior means ⟨X⟩ = Ŷ Ψ⁻¹ W G (n×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.fq())
@@ -202,6 +204,8 @@ func (m *FactorAnalysis) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores W (p×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, m.fq())
@@ -209,7 +213,8 @@ func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 }
 
 // NoiseVariancesTo stores the p noise variances ψ_j (the diagonal of Ψ) in
-// dst, allocating it when nil, and returns it.
+// dst and returns it. A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) NoiseVariancesTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.psi)
@@ -221,11 +226,17 @@ func (m *FactorAnalysis) LogLikelihood() float64 { m.mustFit(); return m.ll }
 // Iterations returns the number of EM updates made.
 func (m *FactorAnalysis) Iterations() int { return m.iters }
 
-// Mean returns a copy of μ.
-func (m *FactorAnalysis) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+// MeanTo stores in dst and returns the mean μ (length p). A nil or empty
+// dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *FactorAnalysis) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
 
 // ProjectTo stores the posterior means of new observations (rows of Ynew)
 // in dst. It panics on a shape mismatch or a NaN or Inf in Ynew.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()

@@ -74,7 +74,7 @@ func TestMixturePPCASeparatesPlanes(t *testing.T) {
 			t.Errorf("component %d plane off by %g rad", k, a)
 		}
 	}
-	for _, s2 := range m.NoiseVariances() {
+	for _, s2 := range m.NoiseVariancesTo(nil) {
 		if math.Abs(s2-0.01) > 0.003 {
 			t.Errorf("σ² = %v, true 0.01", s2)
 		}

@@ -372,7 +372,8 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 }
 
 // LatentTo stores the principal-component scores X = Ŷ U_q (n×q) in dst.
-// It panics if the model is unfitted or dst has the wrong shape.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, len(m.vals))
@@ -380,6 +381,8 @@ func (m *PCA) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores the p×q orthonormal principal directions U_q in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, len(m.vals))
@@ -387,8 +390,8 @@ func (m *PCA) LoadingsTo(dst *mat.Dense) {
 }
 
 // EigenvaluesTo stores the q leading eigenvalues λ₁ ≥ … ≥ λ_q of
-// S = n⁻¹ŶᵀŶ (the variances of the scores) in dst, allocating it when nil,
-// and returns it.
+// S = n⁻¹ŶᵀŶ (the variances of the scores) in dst and returns it. A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (m *PCA) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.vals)
@@ -419,8 +422,12 @@ func varianceExplained(vals []float64, total float64) float64 {
 	return math.Min(math.Max(s/total, 0), 1)
 }
 
-// Mean returns a copy of the column means μ.
-func (m *PCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+// MeanTo stores in dst and returns the column means μ (length p). A nil or
+// empty dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *PCA) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
 
 // Iterations returns the number of power iterations the randomized solver
 // used (0 for the other solvers).
@@ -429,6 +436,8 @@ func (m *PCA) Iterations() int { return m.iters }
 // ProjectTo stores the scores (Ynew − 1μᵀ) U_q of new points (rows of
 // Ynew, m×p) in dst (m×q). It panics on a shape mismatch or a NaN or Inf
 // in Ynew (ProjectTo has no error to return; check new data first).
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()

@@ -283,7 +283,7 @@ func Fig2_4OilMissing() (*Figure, error) {
 // ch2Application fits PPCA (q = 2) by the eigen solution with the given
 // PCA solver and returns the latent means with its numbers.
 func ch2Application(Y *mat.Dense, method dimred.PCAMethod) (*mat.Dense, []Number, error) {
-	m := dimred.PPCA{Q: 2, PCAMethod: method}
+	m := dimred.PPCA{Q: 2, Solver: method}
 	if err := m.Fit(Y); err != nil {
 		return nil, nil, err
 	}
