@@ -215,7 +215,7 @@ func (k *KernelPCA) fit(K *mat.SymDense, computed bool) error {
 		}
 		// The triangle product costs about the same per vector for any
 		// block size, so a block as small as q (at least 2) needs the fewest
-		// products (kpca_bench_test.go has the measurement).
+		// products (BenchmarkKernelPCARBF).
 		es := linalg.EigenSettings{}
 		if k.Eigen != nil {
 			es = *k.Eigen
