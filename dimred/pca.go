@@ -431,7 +431,7 @@ func (m *PCA) MeanTo(dst []float64) []float64 {
 
 // Iterations returns the number of power iterations the randomized solver
 // used (0 for the other solvers).
-func (m *PCA) Iterations() int { return m.iters }
+func (m *PCA) Iterations() int { m.mustFit(); return m.iters }
 
 // ProjectTo stores the scores (Ynew − 1μᵀ) U_q of new points (rows of
 // Ynew, m×p) in dst (m×q). It panics on a shape mismatch or a NaN or Inf

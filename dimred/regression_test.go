@@ -266,15 +266,42 @@ func TestProcrustesExtremeScales(t *testing.T) {
 			t.Errorf("scale %s: RMS = %v, want ≈ 0 relative to %g", sc.name, res.RMS, sc.s)
 		}
 	}
-	// XᵀY itself overflows: columns ~1e300 on both sides.
-	X := withHugeColumn(10, 2, 9)
-	var err error
-	within(t, 10*time.Second, "Procrustes with overflowing XᵀY", func() {
-		_, err = Procrustes(X, X, nil)
-	})
-	if err != nil && !errors.Is(err, ErrOverflow) {
-		t.Errorf("overflowing XᵀY: err = %v, want nil or ErrOverflow", err)
+	// XᵀY itself overflows: a column ~1e300 on both sides, Y a slightly
+	// moved copy of X. Before, q ≥ 3 hung inside gonum's SVD of a matrix
+	// with Inf entries and q = 2 returned RMS = +Inf or NaN without an
+	// error. Now: a finite alignment close to the identity, or ErrOverflow.
+	for _, q := range []int{2, 3, 4} {
+		X := testutil.RandDense(20, q, 1)
+		for i := 0; i < 20; i++ {
+			X.Set(i, 0, 1e300*X.At(i, 0))
+		}
+		Y := mat.DenseCopyOf(X)
+		Y.Set(0, 0, 1.01*Y.At(0, 0))
+		var res *ProcrustesResult
+		var err error
+		within(t, 10*time.Second, fmt.Sprintf("Procrustes with overflowing XᵀY, q = %d", q), func() {
+			res, err = Procrustes(X, Y, nil)
+		})
+		if err != nil {
+			if !errors.Is(err, ErrOverflow) {
+				t.Errorf("overflowing XᵀY, q = %d: err = %v, want nil or ErrOverflow", q, err)
+			}
+			continue
+		}
+		if math.IsNaN(res.RMS) || math.IsInf(res.RMS, 0) {
+			t.Errorf("overflowing XᵀY, q = %d: RMS = %v without an error", q, res.RMS)
+		}
+		// Only the huge direction is resolved in float64 (the others are
+		// 10⁻³⁰⁰ of it): R must keep e₁, and the residual is that of the
+		// one moved entry, 0.01·|x₀₀|/√20, far below the data's scale.
+		if math.Abs(res.R.At(0, 0)-1) > 1e-9 {
+			t.Errorf("overflowing XᵀY, q = %d: R₀₀ = %v, want 1", q, res.R.At(0, 0))
+		}
+		if scale := mat.Norm(X, math.Inf(1)); !(res.RMS <= 0.01*scale) {
+			t.Errorf("overflowing XᵀY, q = %d: RMS = %v, want ≤ 1%% of the data's scale %g", q, res.RMS, scale)
+		}
 	}
+	var err error
 	var msg string
 	msg = panicMessage(func() { _, err = Procrustes(zeroRows{2}, zeroRows{2}, nil) })
 	if msg != "" || !errors.Is(err, ErrTooFewPoints) {
