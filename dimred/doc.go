@@ -89,7 +89,7 @@
 // a disconnected neighbourhood graph, non-convergence, a singular matrix)
 // are returned as errors wrapping one of the package's sentinels, such as
 // [ErrNaN] or [ErrNotConverged], with context naming the point or parameter.
-// Too few points (n < 2) is always an error, checked before Q. A covariance,
+// For every model, too few points (n < 2) is an error, checked before Q. A covariance,
 // Gram or distance matrix that overflows although every input entry is
 // finite is [ErrOverflow] ("rescale the data"), never the caller's ErrNaN.
 //
