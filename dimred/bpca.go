@@ -146,7 +146,7 @@ func newBPCAState(Y *mat.Dense, q int, pruneTol float64) (*bpcaState, error) {
 	n, p := Y.Dims()
 	init := PPCA{Q: q}
 	if err := init.Fit(Y); err != nil {
-		return nil, fmt.Errorf("BayesianPCA initialisation: %w", err)
+		return nil, errs.Wrap(err, "BayesianPCA initialisation")
 	}
 	if pruneTol == 0 {
 		pruneTol = 1e-12
@@ -320,7 +320,8 @@ func (m *BayesianPCA) ActiveDims() int {
 }
 
 // AlphasTo stores the ARD precisions αᵢ (+Inf for switched-off columns)
-// in dst, allocating it when nil, and returns it.
+// in dst and returns it. A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.alpha)
@@ -328,6 +329,8 @@ func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 
 // LatentTo stores the posterior means ⟨X⟩ (n×q; switched-off columns are
 // zero) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *BayesianPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.q)
@@ -335,6 +338,8 @@ func (m *BayesianPCA) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores W (p×q; switched-off columns are zero) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *BayesianPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, m.q)
@@ -349,8 +354,12 @@ func (m *BayesianPCA) NoiseVariance() float64 { m.mustFit(); return m.sigma2 }
 // constant; without the prior on W).
 func (m *BayesianPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
 
-// Mean returns a copy of μ.
-func (m *BayesianPCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+// MeanTo stores in dst and returns the column means μ (length p). A nil or
+// empty dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *BayesianPCA) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
 
 // Iterations returns the number of EM iterations made.
 func (m *BayesianPCA) Iterations() int { return m.iters }

@@ -343,6 +343,8 @@ func (m *MixturePPCA) eStep() (float64, error) {
 // under its most responsible component, M_k⁻¹W_kᵀ(y_i − μ_k) (n×q).
 // Positions of points in different components live in different latent
 // spaces; use ComponentLatentTo for one component's view of all points.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.fq())
@@ -361,6 +363,8 @@ func (m *MixturePPCA) LatentTo(dst *mat.Dense) {
 
 // ComponentLatentTo stores the posterior means of every point's latent
 // position under component k in dst (n×q).
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 	m.mustFit()
 	m.checkComp(k)
@@ -376,6 +380,8 @@ func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 
 // ResponsibilitiesTo stores the posterior component probabilities r_ik
 // (n×M) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) ResponsibilitiesTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, len(m.w))
@@ -398,6 +404,8 @@ func (m *MixturePPCA) Labels() []int {
 }
 
 // ComponentLoadingsTo stores W_k (p×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) ComponentLoadingsTo(dst *mat.Dense, k int) {
 	m.mustFit()
 	m.checkComp(k)
@@ -405,20 +413,28 @@ func (m *MixturePPCA) ComponentLoadingsTo(dst *mat.Dense, k int) {
 	dst.Copy(m.w[k])
 }
 
-// ComponentMean returns a copy of μ_k.
-func (m *MixturePPCA) ComponentMean(k int) []float64 {
+// ComponentMeanTo stores in dst and returns μ_k (length p). A nil or empty
+// dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *MixturePPCA) ComponentMeanTo(dst []float64, k int) []float64 {
 	m.mustFit()
 	m.checkComp(k)
-	return append([]float64(nil), m.mu[k]...)
+	return dense.CopyVecTo(dst, m.mu[k])
 }
 
-// Weights returns a copy of the mixing proportions π.
-func (m *MixturePPCA) Weights() []float64 { m.mustFit(); return append([]float64(nil), m.pi...) }
-
-// NoiseVariances returns a copy of the component noise variances σ_k².
-func (m *MixturePPCA) NoiseVariances() []float64 {
+// WeightsTo stores in dst and returns the mixing proportions π (length M).
+// A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
+func (m *MixturePPCA) WeightsTo(dst []float64) []float64 {
 	m.mustFit()
-	return append([]float64(nil), m.s2...)
+	return dense.CopyVecTo(dst, m.pi)
+}
+
+// NoiseVariancesTo stores in dst and returns the component noise variances
+// σ_k² (length M). A nil or empty dst is allocated; a dst of another length
+// panics with mat.ErrShape.
+func (m *MixturePPCA) NoiseVariancesTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.s2)
 }
 
 // LogLikelihood returns Σᵢ log Σ_k π_k N(y_i | μ_k, C_k) at the fit.
