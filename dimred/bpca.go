@@ -7,6 +7,7 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -53,6 +54,9 @@ type BayesianPCA struct {
 	// log p(Y|W, σ²) + log p(W|α) of the current parameters; returning
 	// true stops EM.
 	Monitor func(iter int, objective float64) bool
+	// Eigen tunes the eigensolver of the PPCA initialisation; nil means
+	// defaults.
+	Eigen *linalg.EigenSettings
 
 	n, p, q, iters int
 	mu             []float64
@@ -77,7 +81,7 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	st, err := newBPCAState(dense.AsDense(Y), q, m.PruneTol)
+	st, err := newBPCAState(dense.AsDense(Y), q, m.PruneTol, m.Eigen)
 	if err != nil {
 		return err
 	}
@@ -142,9 +146,9 @@ type bpcaState struct {
 
 // newBPCAState starts from the PPCA eigen solution with αᵢ = p/‖w_{:,i}‖²,
 // pruning columns below the threshold at once.
-func newBPCAState(Y *mat.Dense, q int, pruneTol float64) (*bpcaState, error) {
+func newBPCAState(Y *mat.Dense, q int, pruneTol float64, es *linalg.EigenSettings) (*bpcaState, error) {
 	n, p := Y.Dims()
-	init := PPCA{Q: q}
+	init := PPCA{Q: q, Eigen: es}
 	if err := init.Fit(Y); err != nil {
 		return nil, errs.Wrap(err, "BayesianPCA initialisation")
 	}

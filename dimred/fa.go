@@ -7,6 +7,7 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -41,6 +42,9 @@ type FactorAnalysis struct {
 	// end with the iteration number (from 0) and the log-likelihood of the
 	// current parameters; returning true stops EM.
 	Monitor func(iter int, logLik float64) bool
+	// Eigen tunes the eigensolver of the PPCA initialisation; nil means
+	// defaults.
+	Eigen *linalg.EigenSettings
 
 	n, p, iters int
 	mu, psi     []float64
@@ -66,7 +70,7 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	st, err := newFAState(dense.AsDense(Y), q)
+	st, err := newFAState(dense.AsDense(Y), q, m.Eigen)
 	if err != nil {
 		return err
 	}
@@ -101,9 +105,9 @@ type faState struct {
 
 // newFAState starts EM from the PPCA solution: W = W_PPCA and
 // ψ_j = S_jj − ‖w_{j,:}‖², floored as in mStep.
-func newFAState(Y *mat.Dense, q int) (*faState, error) {
+func newFAState(Y *mat.Dense, q int, es *linalg.EigenSettings) (*faState, error) {
 	n, p := Y.Dims()
-	init := PPCA{Q: q}
+	init := PPCA{Q: q, Eigen: es}
 	if err := init.Fit(Y); err != nil {
 		return nil, errs.Wrap(err, "FactorAnalysis initialisation")
 	}

@@ -41,7 +41,10 @@ type MixturePPCA struct {
 	// end with the iteration number (from 0) and the log-likelihood of the
 	// current parameters; returning true stops EM.
 	Monitor func(iter int, logLik float64) bool
-	Src     rand.Source // initial seeds; nil means rand.NewPCG(1, 2)
+	// Eigen tunes the eigensolver of each component's M-step; nil means
+	// defaults.
+	Eigen *linalg.EigenSettings
+	Src   rand.Source // initial seeds; nil means rand.NewPCG(1, 2)
 
 	n, p, iters int
 	pi, s2      []float64
@@ -82,6 +85,9 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	m.r = mat.NewDense(n, K, nil)
 	kmeansInit(yd, K, rand.New(rng.FitSource(m.Src)), m.r)
 	totVar := centredSumSq(yd, linalg.ColumnMeans(yd)) / float64(n*p)
+	if math.IsInf(totVar, 0) {
+		return errs.Overflowf("MixturePPCA: total variance %v", totVar)
+	}
 	floor := 1e-9 * totVar
 	if err := m.mStep(floor); err != nil {
 		return err
@@ -218,7 +224,7 @@ func (m *MixturePPCA) mStep(floor float64) error {
 				dst[j] = s * (v - mu[j])
 			}
 		}
-		vals, u, tr, err := gramEigen(z, q)
+		vals, u, tr, err := gramEigen(z, q, m.Eigen)
 		if err != nil {
 			return fmt.Errorf("MixturePPCA component %d: %w", k, err)
 		}
@@ -240,7 +246,7 @@ func (m *MixturePPCA) mStep(floor float64) error {
 
 // gramEigen returns the top-q eigenpairs of ZᵀZ (p×p) and its trace, from
 // whichever of ZᵀZ and ZZᵀ is smaller.
-func gramEigen(z *mat.Dense, q int) ([]float64, *mat.Dense, float64, error) {
+func gramEigen(z *mat.Dense, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, float64, error) {
 	n, p := z.Dims()
 	var tr float64
 	for _, v := range z.RawMatrix().Data {
@@ -249,12 +255,12 @@ func gramEigen(z *mat.Dense, q int) ([]float64, *mat.Dense, float64, error) {
 	if p <= n {
 		var s mat.SymDense
 		s.SymOuterK(1, z.T())
-		vals, u, err := linalg.EigenSym(&s, q, linalg.Largest, nil)
+		vals, u, err := linalg.EigenSym(&s, q, linalg.Largest, es)
 		return vals, u, tr, err
 	}
 	var k mat.SymDense
 	k.SymOuterK(1, z)
-	vals, v, err := linalg.EigenSym(&k, min(q, n), linalg.Largest, nil)
+	vals, v, err := linalg.EigenSym(&k, min(q, n), linalg.Largest, es)
 	if err != nil {
 		return nil, nil, 0, err
 	}

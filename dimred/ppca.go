@@ -182,6 +182,9 @@ func (m *PPCA) fitEM(Y *mat.Dense) error {
 		S = sampleCov(Y, mu)
 	}
 	trS := centredSumSq(Y, mu) / float64(n)
+	if math.IsInf(trS, 0) || S != nil && errs.CheckOverflow(S, "PPCA covariance S") != nil {
+		return errs.Overflowf("PPCA EM: tr S = %v", trS)
+	}
 	rnd := rand.New(rng.FitSource(m.Src))
 	w := rng.NormalDense(rnd, p, q)
 	w.Scale(math.Sqrt(trS/float64(p)), w)
