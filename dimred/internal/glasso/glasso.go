@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -56,6 +57,11 @@ type Settings struct {
 	// sub-problem. Zero means 10000.
 	LassoMaxIter int
 
+	// NoExtrapolation turns off the extrapolation steps between sweeps
+	// (see the package documentation), leaving the plain algorithm of
+	// Friedman et al.
+	NoExtrapolation bool
+
 	// Monitor, if non-nil, is called after every sweep with the sweep
 	// number (from 1) and the mean absolute change of W; returning true
 	// stops the iteration (the result is then returned without error).
@@ -87,6 +93,9 @@ const (
 	// polishMax is the largest active set solved exactly (Cholesky) to
 	// finish a lasso sub-problem; larger ones rely on coordinate descent.
 	polishMax = 100
+	// extrapolateEvery is the number of sweeps between extrapolation
+	// attempts.
+	extrapolateEvery = 10
 )
 
 // Solve maximises log det Θ − tr(SΘ) − Σ ρᵢⱼ|Θᵢⱼ| over positive definite Θ
@@ -174,12 +183,15 @@ type solver struct {
 	nb      [][]int     // sorted allowed neighbours of each variable
 	rho     [][]float64 // ρ_jk parallel to nb[j]
 	diagRho float64
+	iter    int         // sweeps so far, for Monitor
+	shift   float64     // δ ≥ 0 added to the target diagonal while following the homotopy
 	beta    [][]float64 // lasso coefficients per column, kept as warm starts
 	scale   float64     // mean |offdiag S| (or a fallback), the unit of W
 	allPair bool
 
 	// scratch
 	u, g, col, x, h []float64
+	old, ext, chol  []float64 // n×n, for extrapolate
 	act             []int
 	va              []float64
 }
@@ -293,7 +305,13 @@ func (s *solver) inverse() (*Result, error) {
 }
 
 // start sets W to its initial value and checks that every column's block
-// {j} ∪ N(j) is positive definite.
+// {j} ∪ N(j) is positive definite. The default start is S with the target
+// diagonal Sᵢᵢ (+ρ). When that is not positive definite on some block —
+// DRILL's S = ŶŶᵀ/p has rank ≤ p < n, and neighbourhoods whose features
+// are locally constant make even a k-sized block singular — start sets a
+// diagonal shift δ > 0 so that S + δI (+ρI) is, and run follows the
+// solutions down to δ = 0 (see run). A user Start is not modified beyond
+// its diagonal.
 func (s *solver) start() error {
 	n := s.n
 	s.w = make([]float64, n*n)
@@ -307,84 +325,186 @@ func (s *solver) start() error {
 				s.w[i*n+j], s.w[j*n+i] = v, v
 			}
 		}
-	} else {
-		copy(s.w, s.s)
-	}
-	for i := 0; i < n; i++ {
-		s.w[i*n+i] = s.s[i*n+i] + s.diagRho
-	}
-	if s.allPair {
-		var ch mat.Cholesky
-		if !ch.Factorize(mat.NewSymDense(n, append([]float64(nil), s.w...))) {
-			return fmt.Errorf("%w: start W (S%s) is not positive definite; use a positive ρ with PenaliseDiagonal, or a Start",
-				ErrNotPositiveDefinite, map[bool]string{true: " + ρI", false: ""}[s.diagRho > 0])
+		s.setDiag()
+		if j := s.badBlock(); j >= 0 {
+			return fmt.Errorf("%w: Start is not positive definite on the block of variable %d and its %d neighbours",
+				ErrNotPositiveDefinite, j, len(s.nb[j]))
 		}
 		return nil
 	}
-	var ch mat.Cholesky
-	for j := 0; j < n; j++ {
-		idx := append([]int{j}, s.nb[j]...)
-		b := mat.NewSymDense(len(idx), nil)
-		for a, ka := range idx {
-			for c := a; c < len(idx); c++ {
-				b.SetSym(a, c, s.w[ka*n+idx[c]])
+	var meanDiag float64
+	for i := 0; i < n; i++ {
+		meanDiag += math.Abs(s.s[i*n+i]) / float64(n)
+	}
+	if meanDiag == 0 {
+		meanDiag = 1
+	}
+	j := -1
+	for k, shift := range []float64{0, 1e-3, 1e-2, 1e-1, 1, 10} {
+		s.shift = shift * meanDiag
+		copy(s.w, s.s)
+		s.setDiag()
+		if j = s.badBlock(); j < 0 {
+			if k > 0 && s.allPair && s.diagRho == 0 && pen0(s) {
+				// ρ = 0 everywhere, every pair: the shifted problems
+				// lead to (S+δI)⁻¹ and δ = 0 is infeasible.
+				break
 			}
-		}
-		if !ch.Factorize(b) {
-			return fmt.Errorf("%w: start W is not positive definite on the block of variable %d and its %d neighbours",
-				ErrNotPositiveDefinite, j, len(s.nb[j]))
+			return nil
 		}
 	}
-	return nil
+	return fmt.Errorf("%w: S%s is not positive definite on the block of variable %d and its %d neighbours, even shifted",
+		ErrNotPositiveDefinite, map[bool]string{true: " + ρI", false: ""}[s.diagRho > 0], j, len(s.nb[j]))
 }
 
-// run performs the block coordinate sweeps.
+// pen0 reports whether every edge penalty is zero.
+func pen0(s *solver) bool {
+	for _, r := range s.rho {
+		for _, v := range r {
+			if v != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (s *solver) setDiag() {
+	n := s.n
+	for i := 0; i < n; i++ {
+		s.w[i*n+i] = s.s[i*n+i] + s.diagRho + s.shift
+	}
+}
+
+// badBlock returns a variable j whose block {j} ∪ N(j) of W is not
+// positive definite, or −1.
+func (s *solver) badBlock() int {
+	n := s.n
+	if s.allPair {
+		if _, ok := denseLogDet(append([]float64(nil), s.w...), n); !ok {
+			return 0
+		}
+		return -1
+	}
+	var b []float64
+	for j := 0; j < n; j++ {
+		idx := append([]int{j}, s.nb[j]...)
+		p := len(idx)
+		b = append(b[:0], make([]float64, p*p)...)
+		for a, ka := range idx {
+			for c := 0; c <= a; c++ {
+				b[a*p+c] = s.w[ka*n+idx[c]]
+			}
+		}
+		if !cholesky(b, p) {
+			return j
+		}
+	}
+	return -1
+}
+
+// run performs the block coordinate sweeps. If start needed a diagonal
+// shift δ, run first solves the shifted problems (target diagonal Sᵢᵢ + δ,
+// for which S + δI is a feasible positive definite start), each from the
+// previous solution, and lowers δ to 0, 0.1δ or 0.5δ — the smallest that
+// keeps W positive definite on every block — until δ = 0. Block coordinate
+// ascent from a feasible positive definite W stays positive definite, so
+// the final stage cannot lose definiteness unless the problem has no
+// solution. All sweeps count towards MaxIter and Iterations.
 func (s *solver) run() (*Result, error) {
 	n := s.n
-	denom := float64(n * (n - 1))
-	if n == 1 {
-		denom = 1
+	if !s.set.NoExtrapolation {
+		s.old = make([]float64, n*n)
+		s.ext = make([]float64, n*n)
+		s.chol = make([]float64, n*n)
 	}
-	thresh := s.set.Tol * s.scale
-	var it int
-	converged := false
-	for it = 1; it <= s.set.MaxIter; it++ {
-		var delta float64
-		for j := 0; j < n; j++ {
-			if err := s.lasso(j); err != nil {
-				return nil, err
+	total := 0
+	for stage := 0; s.shift > 0; stage++ {
+		it, _, err := s.sweeps(s.set.MaxIter-total, 10*s.set.Tol)
+		total += it
+		if err != nil {
+			return nil, err
+		}
+		if total >= s.set.MaxIter {
+			return nil, fmt.Errorf("%w: %d sweeps did not finish the diagonal homotopy (δ = %.3g)", ErrNotConverged, total, s.shift)
+		}
+		old := s.shift
+		lowered := false
+		for _, f := range []float64{0, 0.1, 0.5} {
+			s.shift = f * old
+			s.setDiag()
+			if s.badBlock() < 0 {
+				lowered = true
+				break
 			}
-			d, err := s.updateColumn(j)
-			if err != nil {
-				return nil, err
-			}
-			delta += d
 		}
-		change := delta / denom
-		if math.IsNaN(change) || math.IsInf(change, 0) {
-			return nil, fmt.Errorf("%w: W after sweep %d", ErrNaN, it)
-		}
-		if s.set.Monitor != nil && s.set.Monitor(it, change) {
-			converged = true
-			break
-		}
-		if change < thresh {
-			converged = true
-			break
+		if !lowered {
+			return nil, fmt.Errorf("%w: cannot lower the diagonal shift below δ = %.3g; the graph and ρ admit no positive definite solution for this S",
+				ErrNotPositiveDefinite, old)
 		}
 	}
-	if it > s.set.MaxIter {
-		it = s.set.MaxIter
+	it, converged, err := s.sweeps(s.set.MaxIter-total, s.set.Tol)
+	total += it
+	if err != nil {
+		return nil, err
 	}
 	theta, err := s.precision()
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.finish(theta, it)
+	res, err := s.finish(theta, total)
 	if err == nil && !converged {
-		err = fmt.Errorf("%w: %d sweeps did not reach Tol = %v", ErrNotConverged, it, s.set.Tol)
+		err = fmt.Errorf("%w: %d sweeps did not reach Tol = %v", ErrNotConverged, total, s.set.Tol)
 	}
 	return res, err
+}
+
+// sweeps runs at most maxIter sweeps with stopping tolerance tol and
+// returns the number run and whether it converged (or the Monitor stopped
+// it).
+func (s *solver) sweeps(maxIter int, tol float64) (int, bool, error) {
+	n := s.n
+	denom := float64(n * (n - 1))
+	if n == 1 {
+		denom = 1
+	}
+	thresh := tol * s.scale
+	var prevChange float64
+	if s.old != nil {
+		copy(s.old, s.w)
+	}
+	for it := 1; it <= maxIter; it++ {
+		var delta float64
+		for j := 0; j < n; j++ {
+			s.lasso(j)
+			d, err := s.updateColumn(j)
+			if err != nil {
+				return it, false, err
+			}
+			delta += d
+		}
+		change := delta / denom
+		if math.IsNaN(change) || math.IsInf(change, 0) {
+			return it, false, fmt.Errorf("%w: W after sweep %d", ErrNaN, it)
+		}
+		s.iter++
+		if s.set.Monitor != nil && s.set.Monitor(s.iter, change) {
+			return it, true, nil
+		}
+		if change < thresh {
+			return it, true, nil
+		}
+		// Every extrapolateEvery sweeps, if the sweeps are crawling
+		// (linear rate above 0.8), try a step along W − W_old.
+		if s.old != nil && it%extrapolateEvery == 0 {
+			if change > 0.8*prevChange {
+				s.extrapolate(s.old)
+			}
+			copy(s.old, s.w)
+		}
+		prevChange = change
+	}
+	return maxIter, false, nil
 }
 
 // updateColumn sets w_ij = Σ_k W_ik β_k for every i ≠ j and returns Σ|Δw_ij|.
@@ -399,10 +519,7 @@ func (s *solver) updateColumn(j int) (float64, error) {
 		if bb == 0 {
 			continue
 		}
-		row := s.w[idx[b]*n : idx[b]*n+n]
-		for i, v := range row {
-			col[i] += v * bb
-		}
+		floats.AddScaled(col, bb, s.w[idx[b]*n:idx[b]*n+n])
 	}
 	var delta float64
 	for i := 0; i < n; i++ {

@@ -114,7 +114,7 @@ func TestKKT(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		res, err := Solve(c.S, Penalty{Rho: c.rho, Graph: c.graph, Edge: c.edge}, &Settings{Tol: 1e-9, PenaliseDiagonal: c.penDiag})
+		res, err := Solve(c.S, Penalty{Rho: c.rho, Graph: c.graph, Edge: c.edge}, &Settings{Tol: 1e-9, MaxIter: 20000, PenaliseDiagonal: c.penDiag})
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -252,8 +252,18 @@ func TestErrors(t *testing.T) {
 	if _, err := Solve(sing, Penalty{}, nil); !errors.Is(err, ErrNotPositiveDefinite) {
 		t.Errorf("singular S, ρ=0, all pairs: err = %v, want ErrNotPositiveDefinite", err)
 	}
-	if _, err := Solve(sing, Penalty{Rho: 0.1}, nil); !errors.Is(err, ErrNotPositiveDefinite) {
-		t.Errorf("singular S, diagonal unpenalised: err = %v, want ErrNotPositiveDefinite", err)
+	// With ρ > 0 a solution exists even for singular S and an unpenalised
+	// diagonal; Solve reaches it through the diagonal homotopy.
+	if res, err := Solve(sing, Penalty{Rho: 0.1}, &Settings{Tol: 1e-10}); err != nil {
+		t.Errorf("singular S, diagonal unpenalised, ρ=0.1: %v", err)
+	} else {
+		checkKKT(t, "singular S, ρ=0.1", sing, nil, constRho(0.1), 0, res, 1e-6)
+	}
+	// Two identical variables joined by an edge with ρ = 0 force W to be
+	// singular on that edge's block: no solution.
+	twin := mat.NewSymDense(3, []float64{1, 1, 0.5, 1, 1, 0.5, 0.5, 0.5, 1})
+	if _, err := Solve(twin, Penalty{Graph: [][]int{{1}, {2}, nil}}, nil); !errors.Is(err, ErrNotPositiveDefinite) {
+		t.Errorf("identical variables, ρ=0: err = %v, want ErrNotPositiveDefinite", err)
 	}
 	if _, err := Solve(sing, Penalty{Rho: 0.1}, &Settings{PenaliseDiagonal: true}); err != nil {
 		t.Errorf("singular S, penalised diagonal: %v", err)

@@ -1,10 +1,6 @@
 package glasso
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/mat"
-)
+import "math"
 
 // lasso solves the sub-problem of column j,
 //
@@ -21,12 +17,12 @@ import (
 // because neighbouring data points make V_NN ill-conditioned, where plain
 // coordinate descent crawls. V is read in place from W through the index
 // list N, never copied.
-func (s *solver) lasso(j int) error {
+func (s *solver) lasso(j int) {
 	n, w := s.n, s.w
 	idx, r, beta := s.nb[j], s.rho[j], s.beta[j]
 	m := len(idx)
 	if m == 0 {
-		return nil
+		return
 	}
 	u, g := s.u[:m], s.g[:m]
 	for a, k := range idx {
@@ -66,13 +62,13 @@ func (s *solver) lasso(j int) error {
 			maxd = max(maxd, math.Abs(d)*vaa)
 		}
 		if maxd <= tol {
-			return nil
+			return
 		}
 		if !changed && s.polish(j) {
-			return nil
+			return
 		}
 	}
-	return nil
+	return
 }
 
 // soft is the soft-threshold operator sign(z)·max(|z| − r, 0).
@@ -106,23 +102,19 @@ func (s *solver) polish(j int) bool {
 	if cap(s.va) < p*p {
 		s.va = make([]float64, polishMax*polishMax)
 	}
-	v := mat.NewSymDense(p, s.va[:p*p])
-	rhs := mat.NewVecDense(p, s.x[:p])
-	for c, a := range act {
-		ka := idx[a]
-		for e := c; e < p; e++ {
-			v.SetSym(c, e, w[ka*n+idx[act[e]]])
-		}
-		rhs.SetVec(c, u[a]-r[a]*math.Copysign(1, beta[a]))
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(v) {
-		return false
-	}
-	if ch.SolveVecTo(rhs, rhs) != nil {
-		return false
-	}
+	v := s.va[:p*p]
 	x := s.x[:p]
+	for c, a := range act {
+		row := w[idx[a]*n:]
+		for e := 0; e <= c; e++ {
+			v[c*p+e] = row[idx[act[e]]]
+		}
+		x[c] = u[a] - r[a]*math.Copysign(1, beta[a])
+	}
+	if !cholesky(v, p) {
+		return false
+	}
+	cholSolve(v, p, x)
 	for c, a := range act {
 		if x[c]*beta[a] <= 0 || math.IsNaN(x[c]) {
 			return false
