@@ -92,7 +92,13 @@ const (
 	defaultLassoMaxIter = 10000
 	// polishMax is the largest active set solved exactly (Cholesky) to
 	// finish a lasso sub-problem; larger ones rely on coordinate descent.
-	polishMax = 100
+	// directMax is the largest neighbourhood whose ρ = 0 sub-problem is
+	// solved by one Cholesky factorisation.
+	directMax = 200
+	// cdPasses is the number of coordinate-descent passes before the
+	// feature-sign finish; fsMax the largest active set it handles.
+	cdPasses = 3
+	fsMax    = 300
 	// extrapolateEvery is the number of sweeps between extrapolation
 	// attempts.
 	extrapolateEvery = 10
@@ -184,6 +190,7 @@ type solver struct {
 	rho     [][]float64 // ρ_jk parallel to nb[j]
 	diagRho float64
 	iter    int         // sweeps so far, for Monitor
+	stopped bool        // the Monitor asked to stop
 	shift   float64     // δ ≥ 0 added to the target diagonal while following the homotopy
 	beta    [][]float64 // lasso coefficients per column, kept as warm starts
 	scale   float64     // mean |offdiag S| (or a fallback), the unit of W
@@ -191,6 +198,8 @@ type solver struct {
 
 	// scratch
 	u, g, col, x, h []float64
+	z, theta        []float64
+	zeroRho         []bool    // column j has ρ = 0 on all its edges
 	old, ext, chol  []float64 // n×n, for extrapolate
 	act             []int
 	va              []float64
@@ -282,6 +291,17 @@ func (s *solver) buildGraph(pen Penalty) error {
 	s.u = make([]float64, maxm)
 	s.g = make([]float64, maxm)
 	s.x = make([]float64, maxm)
+	s.z = make([]float64, maxm)
+	s.theta = make([]float64, maxm)
+	s.zeroRho = make([]bool, n)
+	for i, r := range s.rho {
+		s.zeroRho[i] = true
+		for _, v := range r {
+			if v != 0 {
+				s.zeroRho[i] = false
+			}
+		}
+	}
 	s.h = make([]float64, maxm)
 	s.act = make([]int, 0, maxm)
 	s.col = make([]float64, n)
@@ -443,14 +463,30 @@ func (s *solver) run() (*Result, error) {
 				ErrNotPositiveDefinite, old)
 		}
 	}
-	it, converged, err := s.sweeps(s.set.MaxIter-total, s.set.Tol)
-	total += it
-	if err != nil {
-		return nil, err
-	}
-	theta, err := s.precision()
-	if err != nil {
-		return nil, err
+	// Final stage. The paper's rule can stop while the Θ assembled from
+	// the columns is not yet positive definite (slow, ill-conditioned
+	// problems); then the sweeps continue with a 4× tighter rule.
+	tol := s.set.Tol
+	var theta *mat.SymDense
+	var converged bool
+	for {
+		it, conv, err := s.sweeps(s.set.MaxIter-total, tol)
+		total += it
+		converged = conv
+		if err != nil {
+			return nil, err
+		}
+		theta, err = s.precision()
+		if err != nil {
+			return nil, err
+		}
+		if s.positiveDefinite(theta) {
+			break
+		}
+		if total >= s.set.MaxIter || (s.set.Monitor != nil && s.stopped) {
+			return nil, fmt.Errorf("%w: after %d sweeps the precision Θ is not yet positive definite", ErrNotConverged, total)
+		}
+		tol /= 4
 	}
 	res, err := s.finish(theta, total)
 	if err == nil && !converged {
@@ -489,6 +525,7 @@ func (s *solver) sweeps(maxIter int, tol float64) (int, bool, error) {
 		}
 		s.iter++
 		if s.set.Monitor != nil && s.set.Monitor(s.iter, change) {
+			s.stopped = true
 			return it, true, nil
 		}
 		if change < thresh {
@@ -569,4 +606,17 @@ func (s *solver) precision() (*mat.SymDense, error) {
 		}
 	}
 	return theta, nil
+}
+
+// positiveDefinite reports whether the n×n Θ has a Cholesky factorisation.
+func (s *solver) positiveDefinite(theta *mat.SymDense) bool {
+	n := s.n
+	a := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			a[i*n+j] = theta.At(i, j)
+		}
+	}
+	_, ok := denseLogDet(a, n)
+	return ok
 }
