@@ -97,7 +97,7 @@ const (
 	directMax = 200
 	// cdPasses is the number of coordinate-descent passes before the
 	// feature-sign finish; fsMax the largest active set it handles.
-	cdPasses = 3
+	cdPasses = 50
 	fsMax    = 300
 	// extrapolateEvery is the number of sweeps between extrapolation
 	// attempts.

@@ -8,10 +8,15 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// curveData returns n points on a noisy closed curve embedded in p
-// dimensions by a random linear map: a stand-in for DRILL's data (points
-// whose neighbours are strongly correlated).
-func curveData(n, p int, seed uint64) *mat.Dense {
+// curveData returns n points on a closed curve embedded in p dimensions by
+// a random linear map, plus N(0, 0.05²) noise: a stand-in for DRILL's data
+// (points whose neighbours are strongly correlated).
+func curveData(n, p int, seed uint64) *mat.Dense { return noisyCurve(n, p, 0.05, seed) }
+
+// noisyCurve is curveData with noise standard deviation noise. The smaller
+// the noise, the worse conditioned the k-NN blocks of S and the more sweeps
+// the ρ = 0 problem needs.
+func noisyCurve(n, p int, noise float64, seed uint64) *mat.Dense {
 	rnd := rand.New(rand.NewPCG(seed, 1))
 	a := mat.NewDense(3, p, nil)
 	for i := 0; i < 3; i++ {
@@ -24,7 +29,7 @@ func curveData(n, p int, seed uint64) *mat.Dense {
 		t := 2 * math.Pi * float64(i) / float64(n)
 		z := mat.NewVecDense(3, []float64{math.Cos(t), math.Sin(t), 0.5 * math.Sin(2*t)})
 		for j := 0; j < p; j++ {
-			y.Set(i, j, mat.Dot(z, a.ColView(j))+0.05*rnd.NormFloat64())
+			y.Set(i, j, mat.Dot(z, a.ColView(j))+noise*rnd.NormFloat64())
 		}
 	}
 	return y

@@ -12,8 +12,8 @@ import "math"
 //
 //	β_a ← soft(u_a − Σ_{b≠a} V_ab β_b, r_a) / V_aa,
 //
-// keeping g = Vβ up to date (O(m) per changed coordinate), guess the active
-// set, and the feature-sign active-set method (Lee, Battle, Raina & Ng,
+// keeping g = Vβ up to date (O(m) per changed coordinate), settle the
+// active set, and the feature-sign active-set method (Lee, Battle, Raina & Ng,
 // "Efficient sparse coding algorithms", NIPS 2006) finishes exactly: solve
 // the equality-constrained problem on the active set, step to it or to the
 // first sign change, add the most violating inactive coordinate, until the
@@ -38,8 +38,10 @@ func (s *solver) lasso(j int) {
 	}
 	s.gradient(j)
 	tol := s.set.LassoTol * s.scale
+	fsTried := false
 	for pass := 0; pass < s.set.LassoMaxIter; pass++ {
 		var maxd float64
+		changed := false
 		for a, k := range idx {
 			vaa := w[k*n+k]
 			old := beta[a]
@@ -55,12 +57,20 @@ func (s *solver) lasso(j int) {
 				g[b] += row[kb] * d
 			}
 			maxd = max(maxd, math.Abs(d)*vaa)
+			if (old == 0) != (nw == 0) {
+				changed = true
+			}
 		}
 		if maxd <= tol {
 			return
 		}
-		if pass == cdPasses && s.featureSign(j, tol) {
-			return
+		// Finish by feature-sign once coordinate descent has settled the
+		// active set (or after cdPasses passes); once per sub-problem.
+		if !fsTried && (!changed && pass > 0 || pass == cdPasses) {
+			fsTried = true
+			if s.featureSign(j, tol) {
+				return
+			}
 		}
 	}
 }
