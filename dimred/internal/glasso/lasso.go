@@ -148,6 +148,8 @@ func (s *solver) featureSign(j int, tol float64) bool {
 	for a, bb := range beta {
 		theta[a] = math.Copysign(1, bb)
 	}
+	single := false
+	var added []int
 	for step := 0; step < 4*m+20; step++ {
 		// Optimality: active u_a − g_a = r_a θ_a, inactive |u_a − g_a| ≤ r_a.
 		activeOK := true
@@ -157,21 +159,34 @@ func (s *solver) featureSign(j int, tol float64) bool {
 				break
 			}
 		}
+		added = added[:0]
 		if activeOK {
+			// Add every violating coordinate at once (or only the worst
+			// after a batch went wrong), with the sign that reduces the
+			// objective.
 			worst, wv := -1, tol
 			for a := range idx {
 				if beta[a] != 0 {
 					continue
 				}
-				if v := math.Abs(u[a]-g[a]) - r[a]; v > wv {
+				v := math.Abs(u[a]-g[a]) - r[a]
+				if v > tol && !single {
+					added = append(added, a)
+				}
+				if v > wv {
 					worst, wv = a, v
 				}
 			}
 			if worst < 0 {
 				return true
 			}
-			theta[worst] = math.Copysign(1, u[worst]-g[worst])
-			act = insertSorted(act, worst)
+			if single {
+				added = append(added, worst)
+			}
+			for _, a := range added {
+				theta[a] = math.Copysign(1, u[a]-g[a])
+				act = insertSorted(act, a)
+			}
 		}
 		p := len(act)
 		if p > fsMax {
@@ -194,6 +209,28 @@ func (s *solver) featureSign(j int, tol float64) bool {
 			return false
 		}
 		cholSolve(v, p, x)
+		if len(added) > 1 {
+			// A batch is only safe if every added coordinate moves in its
+			// chosen direction; otherwise drop the batch and add singly.
+			bad := false
+			for c, a := range act {
+				if beta[a] == 0 && x[c]*theta[a] < 0 {
+					bad = true
+					break
+				}
+			}
+			if bad {
+				single = true
+				keep := act[:0]
+				for _, a := range act {
+					if beta[a] != 0 {
+						keep = append(keep, a)
+					}
+				}
+				act = keep
+				continue
+			}
+		}
 		// Candidates on the segment β_A + tD, D = x − β_A: t = 1 and every
 		// point where a non-zero coordinate changes sign; keep the one with
 		// the least objective. The smooth part is c + t·lin + ½t²·quad with
