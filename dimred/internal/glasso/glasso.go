@@ -66,7 +66,9 @@ type Settings struct {
 
 	// Monitor, if non-nil, is called after every sweep with the sweep
 	// number (from 1) and the mean absolute change of W; returning true
-	// stops the iteration (the result is then returned without error).
+	// stops the iteration (the result is then returned without error, or,
+	// if the start homotopy had not finished, an error wrapping
+	// ErrNotConverged).
 	Monitor func(iter int, change float64) bool
 }
 
@@ -77,7 +79,8 @@ type Result struct {
 	Theta *mat.SymDense
 	// W is the n×n covariance estimate, W ≈ Θ⁻¹.
 	W *mat.SymDense
-	// Iterations is the number of sweeps run.
+	// Iterations is the number of sweeps run (0 when Θ = S⁻¹ was computed
+	// directly).
 	Iterations int
 	// Objective is log det Θ − tr(SΘ) − ρ‖Θ‖₁ (with the penalty actually
 	// used: per-edge weights, diagonal term if penalised).
@@ -444,6 +447,10 @@ func (s *solver) run() (*Result, error) {
 		total += it
 		if err != nil {
 			return nil, err
+		}
+		if s.stopped {
+			return nil, fmt.Errorf("%w: stopped by Monitor after %d sweeps, during the start homotopy (δ = %.3g), before any solution of the problem itself",
+				ErrNotConverged, total, s.shift)
 		}
 		if total >= s.set.MaxIter {
 			return nil, fmt.Errorf("%w: %d sweeps did not finish the diagonal homotopy (δ = %.3g)", ErrNotConverged, total, s.shift)
