@@ -78,7 +78,7 @@ import (
 // data (n = 215, k = 7) take a few seconds. Memory O(m² + n²). Meant for
 // n up to a few hundred.
 type MVU struct {
-	Q int // q, latent dimension; 0 means 2; 1 ≤ q ≤ n
+	Q int // q, latent dimension; required, 1 ≤ q ≤ n
 	K int // k, neighbours per point; 0 means 6; 1 ≤ k < n
 
 	// Shared also constrains every pair of points with a common
@@ -157,8 +157,8 @@ type SDPReport struct {
 // feasible by construction, so either is numerical), and ErrNotConverged
 // when the SDP stopped short of Tol. After ErrNotConverged the model is
 // fitted with the last iterate (see the stall policy on MVU); any other
-// error leaves it unfitted. It panics if K, Q, Tol or MaxIter is out of
-// range.
+// error leaves it unfitted. It panics if K, Q (which must be set), Tol or
+// MaxIter is out of range.
 func (m *MVU) Fit(Y mat.Matrix) error {
 	m.reset()
 	n, p := Y.Dims()
@@ -167,9 +167,6 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		k = 6
 	}
 	q := m.Q
-	if q == 0 {
-		q = 2
-	}
 	if n < 2 {
 		return fmt.Errorf("%w: MVU needs at least 2 points, have %d", ErrTooFewPoints, n)
 	}

@@ -17,7 +17,7 @@ func BenchmarkMVU(b *testing.B) {
 			var r SDPReport
 			cpu0 := mvuCPU()
 			for i := 0; i < b.N; i++ {
-				m := &MVU{K: 7}
+				m := &MVU{Q: 2, K: 7}
 				if err := m.Fit(Y); err != nil {
 					b.Fatal(err)
 				}

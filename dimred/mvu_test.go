@@ -228,9 +228,9 @@ func TestMVUVariants(t *testing.T) {
 		mvuCheckOptimum(t, m, 1e-7)
 		return m
 	}
-	eq := fit(&MVU{K: 4})
-	ineq := fit(&MVU{K: 4, Inequality: true})
-	sh := fit(&MVU{K: 4, Shared: true})
+	eq := fit(&MVU{Q: 2, K: 4})
+	ineq := fit(&MVU{Q: 2, K: 4, Inequality: true})
+	sh := fit(&MVU{Q: 2, K: 4, Shared: true})
 	te, ti, ts := eq.SDPReport().Objective, ineq.SDPReport().Objective, sh.SDPReport().Objective
 	if ti < te*(1-1e-6) {
 		t.Errorf("inequality tr K %.8g < equality %.8g", ti, te)
@@ -284,7 +284,7 @@ func TestMVUErrors(t *testing.T) {
 		Y.Set(i, 1, 0.1*float64(i*i%7))
 		Y.Set(i, 2, 0.1*float64(i*i%5))
 	}
-	m := &MVU{K: 3}
+	m := &MVU{Q: 2, K: 3}
 	err := m.Fit(Y)
 	if !errors.Is(err, ErrDisconnected) {
 		t.Fatalf("got %v, want ErrDisconnected", err)
@@ -302,12 +302,12 @@ func TestMVUErrors(t *testing.T) {
 	if err := m.Fit(mat.NewDense(1, 3, nil)); !errors.Is(err, ErrTooFewPoints) {
 		t.Errorf("one point: got %v, want ErrTooFewPoints", err)
 	}
-	mustPanic(t, "K ≥ n", func() { (&MVU{K: 12}).Fit(mvuArc(12, 3, 0.1, 1)) })
+	mustPanic(t, "K ≥ n", func() { (&MVU{Q: 2, K: 12}).Fit(mvuArc(12, 3, 0.1, 1)) })
 	mustPanic(t, "Q > n", func() { (&MVU{K: 3, Q: 13}).Fit(mvuArc(12, 3, 0.1, 1)) })
 	// Overflowing squared distances with finite data.
 	big := mvuArc(12, 3, 0.1, 1)
 	big.Scale(1e200, big)
-	if err := (&MVU{K: 3}).Fit(big); !errors.Is(err, ErrOverflow) {
+	if err := (&MVU{Q: 2, K: 3}).Fit(big); !errors.Is(err, ErrOverflow) {
 		t.Errorf("1e200 data: got %v, want ErrOverflow", err)
 	}
 }
@@ -317,7 +317,7 @@ func TestMVUErrors(t *testing.T) {
 // Monitor that stops the solver counts as converged.
 func TestMVUNotConverged(t *testing.T) {
 	Y := mvuArc(30, 8, 0.05, 5)
-	m := &MVU{K: 4, MaxIter: 3}
+	m := &MVU{Q: 2, K: 4, MaxIter: 3}
 	err := m.Fit(Y)
 	if !errors.Is(err, ErrNotConverged) {
 		t.Fatalf("MaxIter 3: got %v, want ErrNotConverged", err)
@@ -333,7 +333,7 @@ func TestMVUNotConverged(t *testing.T) {
 	}
 
 	var gaps []float64
-	mon := &MVU{K: 4, Monitor: func(it int, gap float64) bool {
+	mon := &MVU{Q: 2, K: 4, Monitor: func(it int, gap float64) bool {
 		gaps = append(gaps, gap)
 		return it == 5
 	}}
