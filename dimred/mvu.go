@@ -76,7 +76,9 @@ import (
 // Cost: each interior-point iteration forms and factors an m×m Schur
 // complement, O(m³ + n³) with m ≈ nk/2 … nk constraints; the robot WiFi
 // data (n = 215, k = 7) take a few seconds. Memory O(m² + n²). Meant for
-// n up to a few hundred.
+// n up to a few hundred. All n eigenvalues of K are computed by the dense
+// eigensolver (O(n³), less than one interior-point iteration), so MVU has
+// no Eigen setting.
 type MVU struct {
 	Q int // q, latent dimension; required, 1 ≤ q ≤ n
 	K int // k, neighbours per point; 0 means 6; 1 ≤ k < n
