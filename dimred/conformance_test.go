@@ -132,3 +132,22 @@ func TestConformanceDeterministic(t *testing.T) {
 		})
 	}
 }
+
+// Chapter 5 spectral methods (appended by the ch5a branch).
+var (
+	_ Projector     = (*LaplacianEigenmaps)(nil)
+	_ Projector     = (*LLE)(nil)
+	_ Projector     = (*Isomap)(nil)
+	_ SpectralModel = (*LaplacianEigenmaps)(nil)
+	_ SpectralModel = (*LLE)(nil)
+	_ SpectralModel = (*Isomap)(nil)
+)
+
+func init() {
+	conformanceCases = append(conformanceCases,
+		conformanceCase{"LaplacianEigenmaps", 2, func() Embedder { return &LaplacianEigenmaps{Q: 2, K: 8, T: 20} }},
+		conformanceCase{"LLE", 2, func() Embedder { return &LLE{Q: 2, K: 8} }},
+		conformanceCase{"Isomap", 2, func() Embedder { return &Isomap{Q: 2, K: 8} }},
+		conformanceCase{"Isomap/landmark", 2, func() Embedder { return &Isomap{Q: 2, K: 8, Landmarks: 15} }},
+	)
+}
