@@ -38,6 +38,14 @@ import (
 // Reg, when C_i fails to factorise (duplicated points); if tr(C_i) = 0
 // (all neighbours coincide with y_i) the weights are 1/k.
 //
+// Connectivity: M's null space holds the vectors with x_i = Σ_j w_ij x_j
+// for all i. The union graph being connected is checked, but the directed
+// neighbour graph can still have several closed classes (sets of points
+// whose neighbours all lie inside the set; the robot WiFi data with k = 7
+// has two), and then M has a null space of that dimension and the first
+// coordinates interpolate between the classes rather than unfold the
+// data. EigenvaluesTo shows it: more than one eigenvalue near zero.
+//
 // Unifying view (paper §2.7): M is the precision of a Gaussian random
 // field with m_ii = 1 fitted by pseudolikelihood; ImpliedLaplacian
 // returns it. ProjectTo reconstructs a new point from its k nearest
