@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -27,8 +28,12 @@ import (
 //
 // subject to XᵀX = n I: X = √n times the eigenvectors of the q smallest
 // non-zero eigenvalues of M, the constant vector (eigenvalue 0) dropped.
-// M is a sparse CSR (n(k+1)² entries at most) and its bottom
-// eigenvectors come from the package's sparse eigensolver.
+// M is a sparse CSR (n(k+1)² entries at most). Its bottom eigenvalues are
+// tiny (~10⁻⁸‖M‖ on a smooth manifold) and clustered, so for n ≥ 1000 they
+// are found by shift-invert Lanczos on (M + σI)⁻¹ through a sparse
+// (envelope, reverse Cuthill–McKee) Cholesky factor, as ARPACK's
+// shift-invert mode does in scikit-learn; smaller problems use the
+// package's eigensolver directly.
 //
 // Regularisation (Roweis & Saul): C_i ← C_i + r·tr(C_i)·I_k. When k > p
 // (or when neighbours coincide, e.g. duplicated points) C_i is singular
@@ -118,7 +123,7 @@ func (m *LLE) Fit(Y mat.Matrix) error {
 	}
 	IW := linalg.NewCSR(n, ii, jj, vv)
 	M := IW.MulTrans(IW)
-	vals, vecs, err := bottomEigen("LLE", M, m.Q, m.Eigen)
+	vals, vecs, err := m.eigen(M)
 	if err != nil {
 		return err
 	}
@@ -133,6 +138,27 @@ func (m *LLE) Fit(Y mat.Matrix) error {
 	})
 	m.y, m.k, m.nb, m.w, m.mm, m.vals, m.x, m.graph = mat.DenseCopyOf(Y), k, nb, W, M, vals, X, g
 	return nil
+}
+
+// lleShiftInvertMin is the smallest n solved by shift-invert.
+const lleShiftInvertMin = 1000
+
+// eigen returns the q+1 smallest eigenpairs of M: by shift-invert Lanczos
+// on an envelope Cholesky factor of M + σI for n ≥ 1000 (M's bottom
+// eigenvalues are ~10⁻⁸‖M‖ and clustered, beyond the reach of Lanczos on
+// M itself), falling back to the package's sparse eigensolver when the
+// factor would exceed its memory budget or an explicit method is set.
+func (m *LLE) eigen(M *linalg.CSR) ([]float64, *mat.Dense, error) {
+	if M.N >= lleShiftInvertMin && (m.Eigen == nil || m.Eigen.Method == linalg.EigenAuto) {
+		vals, vecs, err := bottomShiftInvert(M, m.Q+1, m.Eigen)
+		if err == nil {
+			return vals, vecs, nil
+		}
+		if !errors.Is(err, errEnvelopeTooLarge) {
+			return nil, nil, fmt.Errorf("dimred: LLE eigensolve: %w", err)
+		}
+	}
+	return bottomEigen("LLE", M, m.Q, m.Eigen)
 }
 
 func (m *LLE) reg(k, p int) float64 {
