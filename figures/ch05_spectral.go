@@ -453,4 +453,3 @@ func FigX5_6SixesQuality() (*Figure, error) {
 	}
 	return ch5QualityFigure("X5.6", d, 100)
 }
-
