@@ -1,11 +1,13 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -36,11 +38,25 @@ import (
 // Bishop (1999b) also gives a variational treatment with hyperpriors; this
 // is the simpler MAP/ARD version of the 1999a paper.
 type BayesianPCA struct {
-	Q        int     // maximum latent dimension; 0 means p−1 (⌊n/2⌋ when p ≥ n)
-	MaxIter  int     // 0 means 10000
-	Tol      float64 // stop when the objective changes by less than Tol·|objective|; 0 means 1e-10; negative: run MaxIter
+	Q int // maximum latent dimension; 0 means p−1 (⌊n/2⌋ when p ≥ n)
+	// MaxIter is the largest number of EM iterations; 0 means 10000. EM
+	// stops when one iteration changes the objective (up or down: pruning
+	// lowers it) by at most Tol per data point (Tol·n); 0 means 1e-8, ten
+	// times the other EM fits' default, because the MAP objective's ridge
+	// (a column's norm and its αᵢ drifting together) is flatter still; a
+	// negative Tol switches the test off, so EM runs exactly MaxIter
+	// iterations and does not report ErrNotConverged.
+	MaxIter  int
+	Tol      float64
 	PruneTol float64 // 0 means 1e-12
-	Monitor  func(iter int, objective float64) bool
+	// Monitor, if set, is called before each EM iteration and once at the
+	// end with the iteration number (from 0) and the objective
+	// log p(Y|W, σ²) + log p(W|α) of the current parameters; returning
+	// true stops EM.
+	Monitor func(iter int, objective float64) bool
+	// Eigen tunes the eigensolver of the PPCA initialisation; nil means
+	// defaults.
+	Eigen *linalg.EigenSettings
 
 	n, p, q, iters int
 	mu             []float64
@@ -58,178 +74,219 @@ type BayesianPCA struct {
 func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
 	n, p := Y.Dims()
+	q, err := m.latentDim(n, p)
+	if err != nil {
+		return err
+	}
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
+		return err
+	}
+	st, err := newBPCAState(dense.AsDense(Y), q, m.PruneTol, m.Eigen)
+	if err != nil {
+		return err
+	}
+	// The objective falls when a column is pruned, so the change is
+	// tested in either direction.
+	ctl := newIteration("BayesianPCA EM", m.MaxIter, m.Tol, m.Monitor, 10000, 10*defaultEMTol).perPoint(n).anyDirection()
+	it, _, err := ctl.run(st.objective, st.step)
+	if err != nil && !errors.Is(err, ErrNotConverged) {
+		return err
+	}
+	x, xerr := st.latent()
+	if xerr != nil {
+		return xerr
+	}
+	m.n, m.p, m.q, m.mu, m.w, m.alpha, m.sigma2, m.ll, m.iters = n, p, q, st.mu, st.w, st.alpha, st.s2, st.ll, it
+	m.x = x
+	return err
+}
+
+// latentDim resolves Q for n×p data: Q, or its default p−1 (⌊n/2⌋ when
+// p ≥ n: the centred data have rank n−1, and a model with q near n−1
+// explains almost everything as signal, leaving σ² tiny and the MAP
+// iteration stuck).
+func (m *BayesianPCA) latentDim(n, p int) (int, error) {
 	q := m.Q
 	if q < 0 || q >= p {
 		panic(fmt.Sprintf("dimred: BayesianPCA Q = %d outside [0, p−1 = %d] (0 means the default)", q, p-1))
 	}
 	if n < 2 {
-		return fmt.Errorf("%w: BayesianPCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
+		return 0, fmt.Errorf("%w: BayesianPCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
 	}
 	if q == 0 {
-		// p−1; when p ≥ n the centred data have rank n−1 and a model
-		// with q near n−1 explains almost everything as signal, leaving
-		// σ² tiny and the MAP iteration stuck, so use ⌊n/2⌋ there.
 		q = p - 1
 		if p >= n {
 			q = n / 2
 		}
 		if q < 1 {
-			return fmt.Errorf("%w: BayesianPCA needs n ≥ 2 observations for the default Q, have %d", ErrTooFewPoints, n)
+			return 0, fmt.Errorf("%w: BayesianPCA needs p ≥ 2 features for the default Q, have %d", ErrTooFewPoints, p)
 		}
 	}
 	if n <= q {
-		return fmt.Errorf("%w: BayesianPCA with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
+		return 0, fmt.Errorf("%w: BayesianPCA with q = %d needs n > q observations, have %d", ErrTooFewPoints, q, n)
 	}
-	if err := errs.CheckFinite(Y, "Y"); err != nil {
-		return err
+	return q, nil
+}
+
+// bpcaState is the state of the Bayesian PCA EM. Pruned columns of w are
+// zero with α = +Inf; active lists the others.
+type bpcaState struct {
+	y          *mat.Dense
+	mu         []float64
+	S          *mat.SymDense // n⁻¹ŶᵀŶ, nil when p > n
+	trS, prune float64
+	w          *mat.Dense // p×q
+	s2         float64
+	alpha      []float64
+	active     []int
+	// Set by objective at the current parameters:
+	wa, sw *mat.Dense // the active columns W_a and S W_a
+	ll     float64    // log p(Y|W, σ²)
+}
+
+// newBPCAState starts from the PPCA eigen solution with αᵢ = p/‖w_{:,i}‖²,
+// pruning columns below the threshold at once.
+func newBPCAState(Y *mat.Dense, q int, pruneTol float64, es *linalg.EigenSettings) (*bpcaState, error) {
+	n, p := Y.Dims()
+	init := PPCA{Q: q, Eigen: es}
+	if err := init.Fit(Y); err != nil {
+		return nil, errs.Wrap(err, "BayesianPCA initialisation")
 	}
-	yd := dense.AsDense(Y)
-	init := PPCA{Q: q}
-	if err := init.Fit(yd); err != nil {
-		return fmt.Errorf("BayesianPCA initialisation: %w", err)
+	if pruneTol == 0 {
+		pruneTol = 1e-12
 	}
-	mu := init.mu
-	var S *mat.SymDense
+	st := &bpcaState{y: Y, mu: init.mu, w: mat.NewDense(p, q, nil), s2: init.sigma2, alpha: make([]float64, q)}
 	if p <= n {
-		S = sampleCov(yd, mu)
+		st.S = sampleCov(Y, st.mu)
 	}
-	trS := centredSumSq(yd, mu) / float64(n)
-	maxIter, tol := emLimits(m.MaxIter, m.Tol, 10000, 1e-10)
-	prune := m.PruneTol
-	if prune == 0 {
-		prune = 1e-12
+	st.trS = centredSumSq(Y, st.mu) / float64(n)
+	st.prune = pruneTol * st.trS
+	all := make([]int, q)
+	for i := range all {
+		all[i] = i
 	}
-	w := mat.DenseCopyOf(init.w)
-	s2 := init.sigma2
-	alpha := make([]float64, q)
-	active := make([]int, 0, q)
-	for i := 0; i < q; i++ {
-		nrm := colNormSq(w, i)
-		if nrm < prune*trS {
-			alpha[i] = math.Inf(1)
+	st.setColumns(init.w, all)
+	return st, nil
+}
+
+// setColumns stores the columns wn (p×len(cols)) as the columns cols of W,
+// prunes those with ‖w_{:,i}‖² below the threshold, and sets αᵢ = p/‖w_{:,i}‖²
+// (Bishop 1999a: the most probable α given W, the paper's d being our p).
+func (st *bpcaState) setColumns(wn *mat.Dense, cols []int) {
+	p, _ := st.w.Dims()
+	st.w.Zero()
+	st.active = st.active[:0]
+	for t, i := range cols {
+		nrm := colNormSq(wn, t)
+		if nrm < st.prune {
+			st.alpha[i] = math.Inf(1)
 			continue
 		}
-		alpha[i] = float64(p) / nrm
-		active = append(active, i)
+		for j := 0; j < p; j++ {
+			st.w.Set(j, i, wn.At(j, t))
+		}
+		st.alpha[i] = float64(p) / nrm
+		st.active = append(st.active, i)
 	}
-	nf := float64(n)
-	prev := math.Inf(-1)
-	converged := false
-	it := 0
-	var obj, ll float64
-	for ; it < maxIter; it++ {
-		if len(active) == 0 {
-			converged = true
-			break
-		}
-		wa := subCols(w, active)
-		ka := len(active)
-		sw := mat.NewDense(p, ka, nil)
-		covTimes(sw, yd, mu, S, wa)
-		var err error
-		ll, err = ppcaLogLik(n, ka+0, trS, wa, s2, sw)
-		if err != nil {
-			return err
-		}
-		// ppcaLogLik assumes W is p×q with q = its column count, which
-		// is right: pruned columns are zero and drop out of C.
-		obj = ll
-		for t, i := range active {
-			obj += 0.5*float64(p)*math.Log(alpha[i]/(2*math.Pi)) - 0.5*alpha[i]*colNormSq(wa, t)
-		}
-		// BayesianPCA's objective (log-likelihood plus log prior) is
-		// tested on its absolute change.
-		if emStop(m.Monitor, it, obj, math.Abs(obj-prev), tol) {
-			converged = true
-			break
-		}
-		prev = obj
-		// E-step quantities (divided by n).
-		minv, _, err := mInverse(wa, s2)
-		if err != nil {
-			return err
-		}
-		var swm mat.Dense
-		swm.Mul(sw, minv) // n⁻¹Ŷᵀ⟨X⟩
-		var wswm mat.Dense
-		wswm.Mul(wa.T(), &swm)
-		var exx mat.Dense
-		exx.Mul(minv, &wswm)
-		exxS := mat.NewSymDense(ka, nil) // n⁻¹⟨XᵀX⟩
-		reg := mat.NewSymDense(ka, nil)  // n⁻¹(⟨XᵀX⟩ + σ²A)
-		for a := 0; a < ka; a++ {
-			for b := a; b < ka; b++ {
-				v := s2*minv.At(a, b) + 0.5*(exx.At(a, b)+exx.At(b, a))
-				exxS.SetSym(a, b, v)
-				if a == b {
-					v += s2 * alpha[active[a]] / nf
-				}
-				reg.SetSym(a, b, v)
+}
+
+// objective returns log p(Y|W, σ²) + Σ_{i active} log p(w_{:,i}|αᵢ) at the
+// current parameters, storing the log-likelihood and W_a, S W_a. Pruned
+// columns are zero and drop out of C = W_a W_aᵀ + σ²I.
+func (st *bpcaState) objective() (float64, error) {
+	n, p := st.y.Dims()
+	if len(st.active) == 0 {
+		st.ll = ppcaNullLogLik(n, p, st.trS, st.s2)
+		return st.ll, nil
+	}
+	st.wa = subCols(st.w, st.active)
+	st.sw = mat.NewDense(p, len(st.active), nil)
+	covTimes(st.sw, st.y, st.mu, st.S, st.wa)
+	ll, err := ppcaLogLik(n, p, st.trS, st.wa, st.s2, st.sw)
+	if err != nil {
+		return 0, err
+	}
+	st.ll = ll
+	obj := ll
+	for t, i := range st.active {
+		a := st.alpha[i]
+		obj += 0.5*float64(p)*math.Log(a/(2*math.Pi)) - 0.5*a*colNormSq(st.wa, t)
+	}
+	return obj, nil
+}
+
+// step is one MAP-EM update from the quantities of the last objective:
+// the PPCA E-step (divided by n), W' = n⁻¹Ŷᵀ⟨X⟩ (n⁻¹⟨XᵀX⟩ + n⁻¹σ²A)⁻¹,
+// σ²' = p⁻¹[tr S − 2 tr(W'ᵀ n⁻¹Ŷᵀ⟨X⟩) + tr(W'ᵀW' n⁻¹⟨XᵀX⟩)], then α'.
+func (st *bpcaState) step() error {
+	if len(st.active) == 0 {
+		return nil
+	}
+	n, p := st.y.Dims()
+	ka := len(st.active)
+	minv, _, err := mInverse(st.wa, st.s2)
+	if err != nil {
+		return err
+	}
+	var swm, wswm, exx mat.Dense
+	swm.Mul(st.sw, minv) // n⁻¹Ŷᵀ⟨X⟩
+	wswm.Mul(st.wa.T(), &swm)
+	exx.Mul(minv, &wswm)
+	exxS := mat.NewSymDense(ka, nil) // n⁻¹⟨XᵀX⟩
+	reg := mat.NewSymDense(ka, nil)  // n⁻¹(⟨XᵀX⟩ + σ²A)
+	for a := 0; a < ka; a++ {
+		for b := a; b < ka; b++ {
+			v := st.s2*minv.At(a, b) + 0.5*(exx.At(a, b)+exx.At(b, a))
+			exxS.SetSym(a, b, v)
+			if a == b {
+				v += st.s2 * st.alpha[st.active[a]] / float64(n)
 			}
-		}
-		rinv, _, err := symInverse(reg)
-		if err != nil {
-			return fmt.Errorf("BayesianPCA M-step: %w", err)
-		}
-		wn := mat.NewDense(p, ka, nil)
-		wn.Mul(&swm, rinv)
-		var aa mat.Dense
-		aa.Mul(wn.T(), &swm)
-		var wtw, bb mat.Dense
-		wtw.Mul(wn.T(), wn)
-		bb.Mul(&wtw, exxS)
-		s2n := (trS - 2*mat.Trace(&aa) + mat.Trace(&bb)) / float64(p)
-		if !(s2n > 0) {
-			return fmt.Errorf("%w: BayesianPCA noise variance σ² = %g", ErrSingular, s2n)
-		}
-		s2 = s2n
-		w.Zero()
-		keep := active[:0:0]
-		for t, i := range active {
-			nrm := colNormSq(wn, t)
-			if nrm < prune*trS {
-				alpha[i] = math.Inf(1)
-				continue
-			}
-			for j := 0; j < p; j++ {
-				w.Set(j, i, wn.At(j, t))
-			}
-			alpha[i] = float64(p) / nrm
-			keep = append(keep, i)
-		}
-		active = keep
-	}
-	if len(active) == 0 {
-		ll = ppcaNullLogLik(n, p, trS, s2)
-	}
-	m.n, m.p, m.q, m.mu, m.w, m.alpha, m.sigma2, m.ll, m.iters = n, p, q, mu, w, alpha, s2, ll, it
-	// Posterior means with the full (partly zero) W.
-	m.x = mat.NewDense(n, q, nil)
-	if len(active) > 0 {
-		wa := subCols(w, active)
-		minv, _, err := mInverse(wa, s2)
-		if err != nil {
-			return err
-		}
-		var wm mat.Dense
-		wm.Mul(wa, minv)
-		xa := mat.NewDense(n, len(active), nil)
-		centredMul(xa, yd, mu, &wm)
-		for t, i := range active {
-			for r := 0; r < n; r++ {
-				m.x.Set(r, i, xa.At(r, t))
-			}
+			reg.SetSym(a, b, v)
 		}
 	}
-	if !converged && tol >= 0 {
-		return fmt.Errorf("%w: BayesianPCA EM after %d iterations", ErrNotConverged, it)
+	rinv, _, err := symInverse(reg)
+	if err != nil {
+		return fmt.Errorf("BayesianPCA M-step: %w", err)
 	}
+	wn := mat.NewDense(p, ka, nil)
+	wn.Mul(&swm, rinv)
+	var aa, wtw, bb mat.Dense
+	aa.Mul(wn.T(), &swm)
+	wtw.Mul(wn.T(), wn)
+	bb.Mul(&wtw, exxS)
+	s2 := (st.trS - 2*mat.Trace(&aa) + mat.Trace(&bb)) / float64(p)
+	if !(s2 > 0) {
+		return fmt.Errorf("%w: BayesianPCA noise variance σ² = %g", ErrSingular, s2)
+	}
+	st.s2 = s2
+	st.setColumns(wn, append([]int(nil), st.active...))
 	return nil
 }
 
-// ppcaNullLogLik is the log-likelihood of N(μ, σ²I).
-func ppcaNullLogLik(n, p int, trS, s2 float64) float64 {
-	return -0.5 * float64(n) * (float64(p)*math.Log(2*math.Pi*s2) + trS/s2)
+// latent returns the posterior means ⟨X⟩ = Ŷ W_a M⁻¹ in the active
+// columns of an n×q matrix, zero in the pruned ones.
+func (st *bpcaState) latent() (*mat.Dense, error) {
+	n, _ := st.y.Dims()
+	_, q := st.w.Dims()
+	x := mat.NewDense(n, q, nil)
+	if len(st.active) == 0 {
+		return x, nil
+	}
+	wa := subCols(st.w, st.active)
+	minv, _, err := mInverse(wa, st.s2)
+	if err != nil {
+		return nil, err
+	}
+	var wm mat.Dense
+	wm.Mul(wa, minv)
+	xa := mat.NewDense(n, len(st.active), nil)
+	centredMul(xa, st.y, st.mu, &wm)
+	for t, i := range st.active {
+		for r := 0; r < n; r++ {
+			x.Set(r, i, xa.At(r, t))
+		}
+	}
+	return x, nil
 }
 
 func colNormSq(w *mat.Dense, i int) float64 {
@@ -267,7 +324,8 @@ func (m *BayesianPCA) ActiveDims() int {
 }
 
 // AlphasTo stores the ARD precisions αᵢ (+Inf for switched-off columns)
-// in dst, allocating it when nil, and returns it.
+// in dst and returns it. A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.alpha)
@@ -275,6 +333,8 @@ func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 
 // LatentTo stores the posterior means ⟨X⟩ (n×q; switched-off columns are
 // zero) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *BayesianPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.q)
@@ -282,6 +342,8 @@ func (m *BayesianPCA) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores W (p×q; switched-off columns are zero) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *BayesianPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, m.q)
@@ -291,10 +353,19 @@ func (m *BayesianPCA) LoadingsTo(dst *mat.Dense) {
 // NoiseVariance returns σ².
 func (m *BayesianPCA) NoiseVariance() float64 { m.mustFit(); return m.sigma2 }
 
-// LogLikelihood returns log p(Y|W, μ, σ²) at the fitted parameters.
+// LogLikelihood returns log p(Y|W, μ, σ²) = Σᵢ log N(y_{i,:} | μ, W Wᵀ + σ²I)
+// at the fitted parameters (natural log, including the −(np/2) log 2π
+// constant; without the prior on W).
 func (m *BayesianPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
 
-// Iterations returns the number of EM updates made.
+// MeanTo stores in dst and returns the column means μ (length p). A nil or
+// empty dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *BayesianPCA) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
+
+// Iterations returns the number of EM iterations made.
 func (m *BayesianPCA) Iterations() int { return m.iters }
 
 func (m *BayesianPCA) mustFit() {

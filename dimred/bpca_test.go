@@ -70,3 +70,132 @@ func TestBayesianPCAWide(t *testing.T) {
 		t.Errorf("p > n: %d active dimensions, want 2", got)
 	}
 }
+
+// LogLikelihood is the Gaussian log-likelihood Σᵢ log N(y_i | μ, WWᵀ + σ²I)
+// at the returned W, σ², μ, computed independently with distmv; the
+// objective seen by Monitor is that plus the ARD log prior
+// Σᵢ [(p/2) log(αᵢ/2π) − (αᵢ/2)‖w_{:,i}‖²] and never decreases while no
+// column is pruned. (The log-likelihood used to be off by
+// (n/2)(p − q_active) log(2πσ²): the active dimension stood where p belongs.)
+func TestBayesianPCALogLikelihoodIsGaussian(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		y          *mat.Dense
+		q, wantAct int
+	}{
+		{"no pruning", lowRank(200, 6, 2, 0.3, 11), 2, 2},
+		{"pruned", lowRank(300, 8, 2, 0.5, 12), 5, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n, p := c.y.Dims()
+			var objs []float64
+			m := BayesianPCA{Q: c.q, Monitor: func(_ int, obj float64) bool { objs = append(objs, obj); return false }}
+			if err := m.Fit(c.y); err != nil {
+				t.Fatal(err)
+			}
+			if got := m.ActiveDims(); got != c.wantAct {
+				t.Fatalf("%d active dimensions, want %d", got, c.wantAct)
+			}
+			mu := m.MeanTo(nil)
+			for j, v := range columnMeansRef(c.y) {
+				if math.Abs(mu[j]-v) > 1e-12*(1+math.Abs(v)) {
+					t.Errorf("Mean()[%d] = %v, column mean %v", j, mu[j], v)
+				}
+			}
+			var w mat.Dense
+			m.LoadingsTo(&w)
+			s2 := m.NoiseVariance()
+			want := gaussLogLik(t, c.y, mu, gaussCov(&w, isoNoise(p, s2)))
+			if got := m.LogLikelihood(); math.Abs(got-want) > 1e-9*math.Abs(want) {
+				t.Errorf("LogLikelihood = %.10g, Gaussian log-likelihood %.10g (difference %.4g; (n/2)(p−q)log 2πσ² = %.4g)",
+					got, want, got-want, 0.5*float64(n)*float64(p-c.wantAct)*math.Log(2*math.Pi*s2))
+			}
+			prior := 0.0
+			for i, a := range m.AlphasTo(nil) {
+				if math.IsInf(a, 1) {
+					continue
+				}
+				prior += 0.5*float64(p)*math.Log(a/(2*math.Pi)) - 0.5*a*colNormSq(&w, i)
+			}
+			if last := objs[len(objs)-1]; math.Abs(last-(want+prior)) > 1e-9*math.Abs(want+prior) {
+				t.Errorf("final Monitor objective %.10g, log-likelihood + log prior %.10g", last, want+prior)
+			}
+			if c.name == "no pruning" {
+				for i := 1; i < len(objs); i++ {
+					if objs[i] < objs[i-1]-1e-9*math.Abs(objs[i-1]) {
+						t.Errorf("objective fell at iteration %d: %.12g → %.12g", i, objs[i-1], objs[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+func columnMeansRef(y *mat.Dense) []float64 {
+	n, p := y.Dims()
+	mu := make([]float64, p)
+	for i := 0; i < n; i++ {
+		for j := 0; j < p; j++ {
+			mu[j] += y.At(i, j) / float64(n)
+		}
+	}
+	return mu
+}
+
+// The ARD update is αᵢ = p/‖w_{:,i}‖² with p the data dimension (Bishop
+// 1999a, "Bayesian PCA", whose d is our p): checked on a W written by hand,
+// and on the fitted model, whose α must be the update's value at its W.
+func TestBayesianPCAAlphaUpdate(t *testing.T) {
+	// p = 4: column 0 has ‖w‖² = 3² + 4² = 25, column 1 has 1, column 2 is
+	// below the pruning threshold.
+	wn := mat.NewDense(4, 3, []float64{
+		3, 0, 0,
+		4, 0, 1e-9,
+		0, 1, 0,
+		0, 0, 0,
+	})
+	st := &bpcaState{w: mat.NewDense(4, 3, nil), alpha: make([]float64, 3), prune: 1e-12}
+	st.setColumns(wn, []int{0, 1, 2})
+	want := []float64{4.0 / 25, 4.0 / 1, math.Inf(1)}
+	for i, a := range st.alpha {
+		if a != want[i] && !(math.Abs(a-want[i]) <= 1e-15*want[i]) {
+			t.Errorf("α[%d] = %v, want %v", i, a, want[i])
+		}
+	}
+	if len(st.active) != 2 || st.active[0] != 0 || st.active[1] != 1 {
+		t.Errorf("active = %v, want [0 1]", st.active)
+	}
+	if st.w.At(1, 2) != 0 {
+		t.Error("pruned column not zeroed")
+	}
+
+	y := lowRank(300, 7, 3, 0.4, 13)
+	m := BayesianPCA{Q: 5}
+	if err := m.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var w mat.Dense
+	m.LoadingsTo(&w)
+	_, p := y.Dims()
+	for i, a := range m.AlphasTo(nil) {
+		nrm := colNormSq(&w, i)
+		if math.IsInf(a, 1) {
+			if nrm != 0 {
+				t.Errorf("column %d pruned (α = +Inf) but ‖w‖² = %v", i, nrm)
+			}
+			continue
+		}
+		if want := float64(p) / nrm; math.Abs(a-want) > 1e-12*want {
+			t.Errorf("α[%d] = %v, p/‖w‖² = %v", i, a, want)
+		}
+	}
+}
+
+// With the defaults Bayesian PCA converges on the conformance data (it used
+// to stop at MaxIter with ErrNotConverged).
+func TestBayesianPCADefaultsConverge(t *testing.T) {
+	m := BayesianPCA{Q: 4}
+	if err := m.Fit(conformanceData()); err != nil {
+		t.Fatal(err)
+	}
+}

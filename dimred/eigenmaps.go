@@ -111,31 +111,29 @@ type LaplacianEigenmaps struct {
 }
 
 // Fit builds the graph on the rows of Y (n×p), its weights and Laplacian,
-// and solves the eigenproblem. It panics unless 1 ≤ q ≤ n−2 and 1 ≤ k < n;
-// it returns an error wrapping ErrNaN for a non-finite Y, ErrDisconnected
+// and solves the eigenproblem. It panics if q ≤ 0 or k < 0; it returns an
+// error wrapping ErrTooFewPoints unless n ≥ q + 2 and n > k, ErrNaN for a
+// non-finite Y, ErrDisconnected
 // for a graph of more than one component (each component would bring its
 // own zero eigenvalue; embed components separately), ErrSingular when
 // every heat-kernel weight of a point underflows to zero (t too small),
 // and ErrNotConverged from the eigensolver. Any error leaves the model
 // unfitted.
 func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
-	n, _ := Y.Dims()
-	checkSpectralQ("LaplacianEigenmaps", m.Q, n)
 	m.reset()
-	if m.Epsilon <= 0 {
-		m.k = spectralK("LaplacianEigenmaps", m.K, n)
+	n, _ := Y.Dims()
+	k, err := spectralK("LaplacianEigenmaps", m.Q, m.K, n)
+	if err != nil {
+		return err
 	}
 	if err := checkSpectralY(Y); err != nil {
 		return err
 	}
-	var (
-		g   *linalg.CSR
-		err error
-	)
+	var g *linalg.CSR
 	if m.Epsilon > 0 {
 		g, err = neighbours.EpsilonGraph(Y, m.Epsilon)
 	} else {
-		g, err = neighbours.KNNGraph(Y, m.k, neighbours.Union)
+		g, err = neighbours.KNNGraph(Y, k, neighbours.Union)
 	}
 	if err != nil {
 		return err
@@ -179,7 +177,7 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 		X = nontrivial(vecs, m.Q, math.Sqrt(float64(n)))
 	}
 	fixColumnSigns(X)
-	m.y, m.graph, m.lap, m.deg, m.vals, m.x = mat.DenseCopyOf(Y), A, L, deg, vals, X
+	m.y, m.k, m.graph, m.lap, m.deg, m.vals, m.x = mat.DenseCopyOf(Y), k, A, L, deg, vals, X
 	return nil
 }
 
@@ -253,12 +251,15 @@ func (m *LaplacianEigenmaps) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if _, pt := m.y.Dims(); p != pt {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("LaplacianEigenmaps.ProjectTo", Ynew, "Ynew")
 	_, q := m.x.Dims()
 	dense.ReuseAs(dst, r, q)
 	var D mat.Dense
 	linalg.SquaredDistances(&D, Ynew, m.y)
+	Yn := dense.AsDense(Ynew)
 	for a := 0; a < r; a++ {
 		idx, d2 := nearestOf(D.RawRowView(a), m.k, m.Epsilon)
+		exactSquared(d2, Yn.RawRowView(a), m.y, idx)
 		dy := 0.0
 		w := make([]float64, len(idx))
 		for t := range idx {

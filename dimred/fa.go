@@ -1,11 +1,13 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -28,12 +30,21 @@ import (
 // cases (ψ_j → 0) each ψ_j is kept ≥ 1e-6·S_jj. EM starts from the PPCA
 // solution.
 type FactorAnalysis struct {
-	Q       int     // q, number of factors, 1 ≤ q < p, q < n
-	MaxIter int     // EM iteration limit; 0 means 10000
-	Tol     float64 // stop when log p gains less than Tol·|log p|; 0 means 1e-10; negative: run MaxIter
-	// Monitor is called before each EM update with the log-likelihood of
-	// the current parameters; returning true stops EM.
+	Q int // q, number of factors, 1 ≤ q < p, q < n
+	// MaxIter is the largest number of EM iterations; 0 means 10000. EM
+	// stops when one iteration raises the log-likelihood by at most Tol
+	// per data point (Tol·n); 0 means 1e-9; a negative Tol switches the
+	// test off, so EM runs exactly MaxIter iterations and does not report
+	// ErrNotConverged.
+	MaxIter int
+	Tol     float64
+	// Monitor, if set, is called before each EM iteration and once at the
+	// end with the iteration number (from 0) and the log-likelihood of the
+	// current parameters; returning true stops EM.
 	Monitor func(iter int, logLik float64) bool
+	// Eigen tunes the eigensolver of the PPCA initialisation; nil means
+	// defaults.
+	Eigen *linalg.EigenSettings
 
 	n, p, iters int
 	mu, psi     []float64
@@ -59,142 +70,157 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	yd := dense.AsDense(Y)
-	init := PPCA{Q: q}
-	if err := init.Fit(yd); err != nil {
-		return fmt.Errorf("FactorAnalysis initialisation: %w", err)
+	st, err := newFAState(dense.AsDense(Y), q, m.Eigen)
+	if err != nil {
+		return err
 	}
-	mu := init.mu
-	var S *mat.SymDense
-	if p <= n {
-		S = sampleCov(yd, mu)
+	// run ends with eval (eStep), so G and Ψ⁻¹W match the final W, Ψ.
+	ctl := newIteration("FactorAnalysis EM", m.MaxIter, m.Tol, m.Monitor, 10000, defaultEMTol).perPoint(n)
+	it, ll, err := ctl.run(st.eStep, st.mStep)
+	if err != nil && !errors.Is(err, ErrNotConverged) {
+		return err
 	}
-	sdiag := make([]float64, p) // S_jj
-	for i := 0; i < n; i++ {
-		for j, v := range yd.RawRowView(i) {
-			d := v - mu[j]
-			sdiag[j] += d * d
-		}
-	}
-	for j := range sdiag {
-		sdiag[j] /= float64(n)
-	}
-	w := mat.DenseCopyOf(init.w)
-	psi := make([]float64, p)
-	for j := range psi {
-		var ww float64
-		for _, v := range w.RawRowView(j) {
-			ww += v * v
-		}
-		psi[j] = math.Max(sdiag[j]-ww, 1e-6*sdiag[j])
-		if psi[j] == 0 {
-			psi[j] = 1e-12
-		}
-	}
-	maxIter, tol := emLimits(m.MaxIter, m.Tol, 10000, 1e-10)
-	pw := mat.NewDense(p, q, nil) // Ψ⁻¹W
-	z := mat.NewDense(p, q, nil)  // S Ψ⁻¹ W
-	prev := math.Inf(-1)
-	converged := false
-	it := 0
-	var ll float64
-	var g *mat.SymDense
-	step := func() error {
-		for j := 0; j < p; j++ {
-			for a := 0; a < q; a++ {
-				pw.Set(j, a, w.At(j, a)/psi[j])
-			}
-		}
-		covTimes(z, yd, mu, S, pw)
-		// G = (I + WᵀΨ⁻¹W)⁻¹.
-		gi := mat.NewSymDense(q, nil)
-		for a := 0; a < q; a++ {
-			for b := a; b < q; b++ {
-				var s float64
-				for j := 0; j < p; j++ {
-					s += w.At(j, a) * pw.At(j, b)
-				}
-				if a == b {
-					s++
-				}
-				gi.SetSym(a, b, s)
-			}
-		}
-		var logdetGi float64
-		var err error
-		g, logdetGi, err = symInverse(gi)
-		if err != nil {
-			return fmt.Errorf("FactorAnalysis E-step: %w", err)
-		}
-		var t1 mat.Dense
-		t1.Mul(pw.T(), z) // WᵀΨ⁻¹SΨ⁻¹W
-		var t2 mat.Dense
-		t2.Mul(g, &t1)
-		var sumLog, sumRatio float64
-		for j := 0; j < p; j++ {
-			sumLog += math.Log(psi[j])
-			sumRatio += sdiag[j] / psi[j]
-		}
-		ll = -0.5 * float64(n) * (float64(p)*math.Log(2*math.Pi) + sumLog + logdetGi + sumRatio - mat.Trace(&t2))
-		return nil
-	}
-	for ; it < maxIter; it++ {
-		if err := step(); err != nil {
-			return err
-		}
-		if emStop(m.Monitor, it, ll, ll-prev, tol) {
-			converged = true
-			break
-		}
-		prev = ll
-		// Sβᵀ = S Ψ⁻¹ W G; βSβᵀ = G WᵀΨ⁻¹SΨ⁻¹W G.
-		var sb mat.Dense
-		sb.Mul(z, g)
-		var wz mat.Dense
-		wz.Mul(pw.T(), &sb)
-		var bsb mat.Dense
-		bsb.Mul(g, &wz)
-		exx := mat.NewSymDense(q, nil)
-		for a := 0; a < q; a++ {
-			for b := a; b < q; b++ {
-				exx.SetSym(a, b, g.At(a, b)+0.5*(bsb.At(a, b)+bsb.At(b, a)))
-			}
-		}
-		einv, _, err := symInverse(exx)
-		if err != nil {
-			return fmt.Errorf("FactorAnalysis M-step: %w", err)
-		}
-		w.Mul(&sb, einv)
-		for j := 0; j < p; j++ {
-			// ψ_j = S_jj − w_jᵀ (βS)_{:,j} = S_jj − Σ_a W'_ja (Sβᵀ)_ja.
-			var s float64
-			for a := 0; a < q; a++ {
-				s += w.At(j, a) * sb.At(j, a)
-			}
-			psi[j] = math.Max(sdiag[j]-s, 1e-6*sdiag[j])
-			if psi[j] == 0 {
-				psi[j] = 1e-12
-			}
-		}
-	}
-	if !converged {
-		if err := step(); err != nil {
-			return err
-		}
-	}
-	m.n, m.p, m.mu, m.psi, m.w, m.ll, m.iters = n, p, mu, psi, w, ll, it
-	m.g = mat.DenseCopyOf(g)
+	m.n, m.p, m.mu, m.psi, m.w, m.ll, m.iters = n, p, st.mu, st.psi, st.w, ll, it
+	m.g = mat.DenseCopyOf(st.g)
 	m.x = mat.NewDense(n, q, nil)
 	var bt mat.Dense // βᵀ = Ψ⁻¹ W G
-	bt.Mul(pw, g)
-	centredMul(m.x, yd, mu, &bt)
-	if !converged && tol >= 0 {
-		return fmt.Errorf("%w: FactorAnalysis EM after %d iterations (log-likelihood %.10g)", ErrNotConverged, it, ll)
+	bt.Mul(st.pw, st.g)
+	centredMul(m.x, st.y, st.mu, &bt)
+	return err
+}
+
+// faState is the state of the factor-analysis EM.
+type faState struct {
+	y     *mat.Dense
+	mu    []float64
+	S     *mat.SymDense // n⁻¹ŶᵀŶ, nil when p > n (products with Ŷ instead)
+	sdiag []float64     // S_jj
+	w     *mat.Dense    // p×q
+	psi   []float64
+	// Set by eStep at the current W, Ψ:
+	pw *mat.Dense    // Ψ⁻¹W (p×q)
+	z  *mat.Dense    // S Ψ⁻¹W (p×q)
+	g  *mat.SymDense // G = (I + WᵀΨ⁻¹W)⁻¹ (q×q)
+}
+
+// newFAState starts EM from the PPCA solution: W = W_PPCA and
+// ψ_j = S_jj − ‖w_{j,:}‖², floored as in mStep.
+func newFAState(Y *mat.Dense, q int, es *linalg.EigenSettings) (*faState, error) {
+	n, p := Y.Dims()
+	init := PPCA{Q: q, Eigen: es}
+	if err := init.Fit(Y); err != nil {
+		return nil, errs.Wrap(err, "FactorAnalysis initialisation")
+	}
+	st := &faState{y: Y, mu: init.mu, sdiag: make([]float64, p), w: mat.DenseCopyOf(init.w),
+		psi: make([]float64, p), pw: mat.NewDense(p, q, nil), z: mat.NewDense(p, q, nil)}
+	if p <= n {
+		st.S = sampleCov(Y, st.mu)
+	}
+	for i := 0; i < n; i++ {
+		for j, v := range Y.RawRowView(i) {
+			d := v - st.mu[j]
+			st.sdiag[j] += d * d
+		}
+	}
+	for j := range st.sdiag {
+		st.sdiag[j] /= float64(n)
+	}
+	for j := range st.psi {
+		var ww float64
+		for _, v := range st.w.RawRowView(j) {
+			ww += v * v
+		}
+		st.psi[j] = st.floorPsi(j, st.sdiag[j]-ww)
+	}
+	return st, nil
+}
+
+// floorPsi keeps ψ_j ≥ 1e-6·S_jj (and > 0), against Heywood cases.
+func (st *faState) floorPsi(j int, v float64) float64 {
+	v = math.Max(v, 1e-6*st.sdiag[j])
+	if v == 0 {
+		v = 1e-12
+	}
+	return v
+}
+
+// eStep sets Ψ⁻¹W, SΨ⁻¹W and G at the current W, Ψ and returns the
+// log-likelihood −(n/2)[p log 2π + log|C| + tr C⁻¹S], written with the
+// inversion and determinant lemmas: log|C| = Σ log ψ_j + log|G⁻¹| and
+// tr C⁻¹S = Σ S_jj/ψ_j − tr(G WᵀΨ⁻¹SΨ⁻¹W).
+func (st *faState) eStep() (float64, error) {
+	n, p := st.y.Dims()
+	_, q := st.w.Dims()
+	for j := 0; j < p; j++ {
+		for a := 0; a < q; a++ {
+			st.pw.Set(j, a, st.w.At(j, a)/st.psi[j])
+		}
+	}
+	covTimes(st.z, st.y, st.mu, st.S, st.pw)
+	gi := mat.NewSymDense(q, nil) // G⁻¹ = I + WᵀΨ⁻¹W
+	for a := 0; a < q; a++ {
+		for b := a; b < q; b++ {
+			var s float64
+			for j := 0; j < p; j++ {
+				s += st.w.At(j, a) * st.pw.At(j, b)
+			}
+			if a == b {
+				s++
+			}
+			gi.SetSym(a, b, s)
+		}
+	}
+	g, logdetGi, err := symInverse(gi)
+	if err != nil {
+		return 0, fmt.Errorf("FactorAnalysis E-step: %w", err)
+	}
+	st.g = g
+	var t1, t2 mat.Dense
+	t1.Mul(st.pw.T(), st.z) // WᵀΨ⁻¹SΨ⁻¹W
+	t2.Mul(g, &t1)
+	var sumLog, sumRatio float64
+	for j := 0; j < p; j++ {
+		sumLog += math.Log(st.psi[j])
+		sumRatio += st.sdiag[j] / st.psi[j]
+	}
+	return -0.5 * float64(n) * (float64(p)*math.Log(2*math.Pi) + sumLog + logdetGi + sumRatio - mat.Trace(&t2)), nil
+}
+
+// mStep updates W and Ψ from the quantities of the last eStep:
+// Sβᵀ = SΨ⁻¹WG, n⁻¹Σ⟨xxᵀ⟩ = G + βSβᵀ, W' = Sβᵀ(G + βSβᵀ)⁻¹ and
+// ψ_j = S_jj − Σ_a W'_ja (Sβᵀ)_ja.
+func (st *faState) mStep() error {
+	p, q := st.w.Dims()
+	var sb mat.Dense
+	sb.Mul(st.z, st.g)
+	var wz mat.Dense
+	wz.Mul(st.pw.T(), &sb)
+	var bsb mat.Dense
+	bsb.Mul(st.g, &wz)
+	exx := mat.NewSymDense(q, nil)
+	for a := 0; a < q; a++ {
+		for b := a; b < q; b++ {
+			exx.SetSym(a, b, st.g.At(a, b)+0.5*(bsb.At(a, b)+bsb.At(b, a)))
+		}
+	}
+	einv, _, err := symInverse(exx)
+	if err != nil {
+		return fmt.Errorf("FactorAnalysis M-step: %w", err)
+	}
+	st.w.Mul(&sb, einv)
+	for j := 0; j < p; j++ {
+		var s float64
+		for a := 0; a < q; a++ {
+			s += st.w.At(j, a) * sb.At(j, a)
+		}
+		st.psi[j] = st.floorPsi(j, st.sdiag[j]-s)
 	}
 	return nil
 }
 
 // LatentTo stores the posterior means ⟨X⟩ = Ŷ Ψ⁻¹ W G (n×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.fq())
@@ -202,6 +228,8 @@ func (m *FactorAnalysis) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores W (p×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, m.fq())
@@ -209,7 +237,8 @@ func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 }
 
 // NoiseVariancesTo stores the p noise variances ψ_j (the diagonal of Ψ) in
-// dst, allocating it when nil, and returns it.
+// dst and returns it. A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) NoiseVariancesTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.psi)
@@ -218,23 +247,27 @@ func (m *FactorAnalysis) NoiseVariancesTo(dst []float64) []float64 {
 // LogLikelihood returns log p(Y|W, μ, Ψ) at the fitted parameters.
 func (m *FactorAnalysis) LogLikelihood() float64 { m.mustFit(); return m.ll }
 
-// Iterations returns the number of EM updates made.
+// Iterations returns the number of EM iterations made.
 func (m *FactorAnalysis) Iterations() int { return m.iters }
 
-// Mean returns a copy of μ.
-func (m *FactorAnalysis) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+// MeanTo stores in dst and returns the mean μ (length p). A nil or empty
+// dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *FactorAnalysis) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
 
 // ProjectTo stores the posterior means of new observations (rows of Ynew)
 // in dst. It panics on a shape mismatch or a NaN or Inf in Ynew.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()
 	if c != m.p {
 		panic(mat.ErrShape)
 	}
-	if err := errs.CheckFinite(Ynew, "Ynew"); err != nil {
-		panic("dimred: FactorAnalysis.ProjectTo: " + err.Error())
-	}
+	checkProjectInput("FactorAnalysis.ProjectTo", Ynew, "Ynew")
 	bt := mat.NewDense(m.p, m.fq(), nil)
 	for j := 0; j < m.p; j++ {
 		for a := 0; a < m.fq(); a++ {

@@ -120,3 +120,33 @@ func TestFactorAnalysisBadInput(t *testing.T) {
 		t.Errorf("n ≤ q: %v", err)
 	}
 }
+
+// ProjectTo is the posterior mean E[x|y] = Wᵀ C⁻¹ (y − μ) with C = WWᵀ + Ψ,
+// computed by Gaussian conditioning on the p×p covariance (the model uses
+// the q×q form G WᵀΨ⁻¹(y − μ)); on the training rows it is LatentTo.
+func TestFactorAnalysisProjectTo(t *testing.T) {
+	y := lowRank(300, 6, 2, 0.5, 31)
+	m := FactorAnalysis{Q: 2}
+	if err := m.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var w mat.Dense
+	m.LoadingsTo(&w)
+	psi := m.NoiseVariancesTo(nil)
+	ynew := lowRank(5, 6, 2, 0.5, 32)
+	var got mat.Dense
+	m.ProjectTo(&got, ynew)
+	if want := condMean(ynew, &w, m.MeanTo(nil), psi); !mat.EqualApprox(&got, want, 1e-10) {
+		t.Errorf("ProjectTo = %v, want %v", mat.Formatted(&got), mat.Formatted(want))
+	}
+	var x, px mat.Dense
+	m.LatentTo(&x)
+	m.ProjectTo(&px, y)
+	if !mat.EqualApprox(&x, &px, 1e-12) {
+		t.Error("ProjectTo(Y) differs from LatentTo")
+	}
+	mustPanic(t, "wrong width", func() { var d mat.Dense; m.ProjectTo(&d, mat.NewDense(2, 5, nil)) })
+	bad := mat.DenseCopyOf(ynew)
+	bad.Set(1, 1, math.NaN())
+	mustPanic(t, "NaN row", func() { var d mat.Dense; m.ProjectTo(&d, bad) })
+}

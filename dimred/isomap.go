@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/internal/rng"
 	"github.com/dimredbook/book/dimred/linalg"
@@ -82,33 +83,33 @@ type Isomap struct {
 	x     *mat.Dense
 }
 
-// Fit builds the graph, the geodesics and the embedding. It panics unless
-// 1 ≤ q ≤ n−2, 1 ≤ k < n and (with landmarks) q < m ≤ n. It returns an
-// error wrapping ErrNaN for a non-finite Y, ErrDisconnected for a
+// Fit builds the graph, the geodesics and the embedding. It panics if
+// q ≤ 0, k < 0 or (with landmarks) m ≤ q + 1. It returns an error wrapping
+// ErrTooFewPoints unless n ≥ q + 2, n > k and n ≥ m, ErrNaN for a non-finite Y, ErrDisconnected for a
 // disconnected graph, ErrNotEuclidean when the q-th eigenvalue of B is
 // negative, and ErrNotConverged from the eigensolver. Any error leaves
 // the model unfitted.
 func (m *Isomap) Fit(Y mat.Matrix) error {
-	n, _ := Y.Dims()
-	checkSpectralQ("Isomap", m.Q, n)
 	m.reset()
-	if m.Epsilon <= 0 {
-		m.k = spectralK("Isomap", m.K, n)
+	n, _ := Y.Dims()
+	k, err := spectralK("Isomap", m.Q, m.K, n)
+	if err != nil {
+		return err
 	}
-	if m.Landmarks != 0 && (m.Landmarks <= m.Q || m.Landmarks > n) {
-		panic(fmt.Sprintf("dimred: Isomap Landmarks = %d outside [q+1 = %d, n = %d]", m.Landmarks, m.Q+1, n))
+	if m.Landmarks != 0 && m.Landmarks <= m.Q+1 {
+		panic(fmt.Sprintf("dimred: Isomap Landmarks = %d must exceed q + 1 = %d", m.Landmarks, m.Q+1))
+	}
+	if m.Landmarks > n {
+		return fmt.Errorf("%w: Isomap with %d landmarks needs as many points, have %d", ErrTooFewPoints, m.Landmarks, n)
 	}
 	if err := checkSpectralY(Y); err != nil {
 		return err
 	}
-	var (
-		g   *linalg.CSR
-		err error
-	)
+	var g *linalg.CSR
 	if m.Epsilon > 0 {
 		g, err = neighbours.EpsilonGraph(Y, m.Epsilon)
 	} else {
-		g, err = neighbours.KNNGraph(Y, m.k, neighbours.Union)
+		g, err = neighbours.KNNGraph(Y, k, neighbours.Union)
 	}
 	if err != nil {
 		return err
@@ -124,7 +125,7 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 			return err
 		}
 		if err := mds.FitDistances(G); err != nil {
-			return fmt.Errorf("dimred: Isomap: %w", err)
+			return errs.Wrap(err, "Isomap")
 		}
 		mds.LatentTo(X)
 		m.geo = G
@@ -140,12 +141,12 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 			}
 		}
 		if err := mds.FitDistances(Delta); err != nil {
-			return fmt.Errorf("dimred: landmark Isomap: %w", err)
+			return errs.Wrap(err, "landmark Isomap")
 		}
 		mds.ProjectDistancesTo(X, L.T())
 		m.lgeo, m.land = L, land
 	}
-	m.y, m.graph, m.mds, m.x = mat.DenseCopyOf(Y), g, mds, X
+	m.y, m.k, m.graph, m.mds, m.x = mat.DenseCopyOf(Y), k, g, mds, X
 	return nil
 }
 
@@ -232,6 +233,7 @@ func (m *Isomap) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if _, pt := m.y.Dims(); p != pt {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("Isomap.ProjectTo", Ynew, "Ynew")
 	var D mat.Dense
 	linalg.SquaredDistances(&D, Ynew, m.y)
 	nref := len(m.land)
@@ -239,9 +241,11 @@ func (m *Isomap) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		nref = m.geo.SymmetricDim()
 	}
 	G := mat.NewDense(r, nref, nil)
+	Yn := dense.AsDense(Ynew)
 	parallel.For(r, 8, func(lo, hi int) {
 		for a := lo; a < hi; a++ {
 			idx, d2 := nearestOf(D.RawRowView(a), m.k, m.Epsilon)
+			exactSquared(d2, Yn.RawRowView(a), m.y, idx)
 			if len(idx) == 0 {
 				panic(fmt.Sprintf("dimred: Isomap.ProjectTo: new point %d has no training point within ε = %g", a, m.Epsilon))
 			}

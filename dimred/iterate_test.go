@@ -20,7 +20,7 @@ func TestIterationRun(t *testing.T) {
 		// change at step t is 2^{−t}; obj ≈ 1; 2^{−t} ≤ 1e-3 first at t = 10
 		{"converges", 100, 1e-3, -1, 10, nil},
 		{"limit", 5, 1e-3, -1, 5, ErrNotConverged},
-		{"negative tol runs MaxIter", 7, -1, -1, 7, ErrNotConverged},
+		{"negative tol runs MaxIter", 7, -1, -1, 7, nil},
 		{"monitor stops", 100, 1e-3, 3, 3, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,5 +113,42 @@ func TestIterationMaximise(t *testing.T) {
 	lim := newIteration("quadratic", 2, 1e-14, nil, 1, 1)
 	if _, obj, err := lim.maximise(x, 1e-10, f); !errors.Is(err, ErrNotConverged) || !(obj > f(nil, []float64{0, 0, 0})) || obj != f(nil, x) {
 		t.Errorf("limit: obj %v, err %v", obj, err)
+	}
+}
+
+// The rule per data point: an objective summed over n points converges when
+// one step gains at most Tol·n, whatever its size or sign; here it tends to
+// 0, where a test relative to |objective| can never be met.
+func TestIterationPerPoint(t *testing.T) {
+	const n = 100
+	for _, c := range []struct {
+		name      string
+		it        iteration
+		obj       func(step int) float64
+		wantIters int
+		wantErr   error
+	}{
+		// gain 0.5·2^{−t} at step t ≤ 1e-5·100 first at t = 9
+		{"per point", newIteration("test", 100, 1e-5, nil, 1, 1).perPoint(n),
+			func(s int) float64 { return -0.5 * math.Pow(2, -float64(s)) }, 9, nil},
+		{"relative, objective → 0", newIteration("test", 30, 1e-5, nil, 1, 1),
+			func(s int) float64 { return -0.5 * math.Pow(2, -float64(s)) }, 30, ErrNotConverged},
+		// A falling objective: converged at once as an ascent (a fall is
+		// round-off), tested on |change| = 2^{−t} with anyDirection: ≤ 1e-3 at t = 10.
+		{"fall, ascent", newIteration("test", 100, 1e-3, nil, 1, 1).perPoint(1),
+			func(s int) float64 { return math.Pow(2, -float64(s)) }, 1, nil},
+		{"fall, any direction", newIteration("test", 100, 1e-3, nil, 1, 1).perPoint(1).anyDirection(),
+			func(s int) float64 { return math.Pow(2, -float64(s)) }, 10, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			state := 0
+			iters, _, err := c.it.run(func() (float64, error) { return c.obj(state), nil }, func() error { state++; return nil })
+			if iters != c.wantIters {
+				t.Errorf("iters = %d, want %d", iters, c.wantIters)
+			}
+			if (err == nil) != (c.wantErr == nil) || c.wantErr != nil && !errors.Is(err, c.wantErr) {
+				t.Errorf("err = %v, want %v", err, c.wantErr)
+			}
+		})
 	}
 }

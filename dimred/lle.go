@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/neighbours"
@@ -81,16 +82,18 @@ type LLE struct {
 const lleFallbackReg = 1e-3
 
 // Fit computes the weights (in parallel over points), M and the
-// embedding. It panics unless 1 ≤ q ≤ n−2 and 1 ≤ k < n; it returns an
-// error wrapping ErrNaN for a non-finite Y, ErrDisconnected when the kNN
+// embedding. It panics if q ≤ 0 or k < 0; it returns an error wrapping
+// ErrTooFewPoints unless n ≥ q + 2 and n > k, ErrNaN for a non-finite Y, ErrDisconnected when the kNN
 // graph (symmetrised by union) has more than one component, and
 // ErrNotConverged from the eigensolver. Any error leaves the model
 // unfitted.
 func (m *LLE) Fit(Y mat.Matrix) error {
-	n, p := Y.Dims()
-	checkSpectralQ("LLE", m.Q, n)
 	m.reset()
-	k := spectralK("LLE", m.K, n)
+	n, p := Y.Dims()
+	k, err := spectralK("LLE", m.Q, m.K, n)
+	if err != nil {
+		return err
+	}
 	if err := checkSpectralY(Y); err != nil {
 		return err
 	}
@@ -155,7 +158,7 @@ func (m *LLE) eigen(M *linalg.CSR) ([]float64, *mat.Dense, error) {
 			return vals, vecs, nil
 		}
 		if !errors.Is(err, errEnvelopeTooLarge) {
-			return nil, nil, fmt.Errorf("dimred: LLE eigensolve: %w", err)
+			return nil, nil, errs.Wrap(err, "LLE eigensolve")
 		}
 	}
 	return bottomEigen("LLE", M, m.Q, m.Eigen)
@@ -295,13 +298,16 @@ func (m *LLE) Implied() ImpliedMatrix { m.mustFit(); return ImpliedMatrix{Precis
 
 // ProjectTo places new points (m×p) at x = Σ_j w_j x_j, the weights
 // reconstructing each from its k nearest training points (Saul & Roweis
-// 2003). It panics on a column mismatch or before Fit.
+// 2003). A new point equal to a training point y_j is reconstructed
+// exactly by w = e_j and placed at x_j. It panics on a column mismatch or
+// before Fit.
 func (m *LLE) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, p := Ynew.Dims()
 	if _, pt := m.y.Dims(); p != pt {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("LLE.ProjectTo", Ynew, "Ynew")
 	_, q := m.x.Dims()
 	dense.ReuseAs(dst, r, q)
 	var D mat.Dense
@@ -312,7 +318,16 @@ func (m *LLE) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		ws := newLLEWork(m.k, p)
 		w := make([]float64, m.k)
 		for a := lo; a < hi; a++ {
-			idx, _ := nearestOf(D.RawRowView(a), m.k, 0)
+			idx, d2 := nearestOf(D.RawRowView(a), m.k, 0)
+			exactSquared(d2, Yn.RawRowView(a), m.y, idx)
+			if d2[0] == 0 {
+				// y coincides with training point j: w = e_j
+				// reconstructs it exactly.
+				for c := 0; c < q; c++ {
+					dst.Set(a, c, m.x.At(idx[0], c))
+				}
+				continue
+			}
 			ws.weights(w, Yn.RawRowView(a), m.y, idx, reg)
 			for c := 0; c < q; c++ {
 				s := 0.0

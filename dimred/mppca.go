@@ -28,12 +28,23 @@ import (
 // few k-means iterations. Components do not share a latent space (the
 // "global coordination" problem the draft mentions).
 type MixturePPCA struct {
-	M       int     // number of components, ≥ 1
-	Q       int     // q, latent dimension of each component, 1 ≤ q < p
-	MaxIter int     // EM iteration limit; 0 means 1000
-	Tol     float64 // stop when log p gains less than Tol·|log p|; 0 means 1e-10; negative: run MaxIter
+	M int // number of components, ≥ 1
+	Q int // q, latent dimension of each component, 1 ≤ q < p
+	// MaxIter is the largest number of EM iterations; 0 means 1000. EM
+	// stops when one iteration raises the log-likelihood by at most Tol
+	// per data point (Tol·n); 0 means 1e-9; a negative Tol switches the
+	// test off, so EM runs exactly MaxIter iterations and does not report
+	// ErrNotConverged.
+	MaxIter int
+	Tol     float64
+	// Monitor, if set, is called before each EM iteration and once at the
+	// end with the iteration number (from 0) and the log-likelihood of the
+	// current parameters; returning true stops EM.
 	Monitor func(iter int, logLik float64) bool
-	Src     rand.Source // initial seeds; nil means rand.NewPCG(1, 2)
+	// Eigen tunes the eigensolver of each component's M-step; nil means
+	// defaults.
+	Eigen *linalg.EigenSettings
+	Src   rand.Source // initial seeds; nil means rand.NewPCG(1, 2)
 
 	n, p, iters int
 	pi, s2      []float64
@@ -74,67 +85,62 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	m.r = mat.NewDense(n, K, nil)
 	kmeansInit(yd, K, rand.New(rng.FitSource(m.Src)), m.r)
 	totVar := centredSumSq(yd, linalg.ColumnMeans(yd)) / float64(n*p)
+	if math.IsInf(totVar, 0) {
+		return errs.Overflowf("MixturePPCA: total variance %v", totVar)
+	}
 	floor := 1e-9 * totVar
 	if err := m.mStep(floor); err != nil {
 		return err
 	}
-	maxIter, tol := emLimits(m.MaxIter, m.Tol, 1000, 1e-10)
-	prev := math.Inf(-1)
-	converged := false
-	it := 0
-	for ; it < maxIter; it++ {
-		ll, err := m.eStep()
-		if err != nil {
-			return err
-		}
-		m.ll = ll
-		if emStop(m.Monitor, it, ll, ll-prev, tol) {
-			converged = true
-			break
-		}
-		prev = ll
-		if err := m.mStep(floor); err != nil {
-			return err
-		}
-	}
-	if !converged {
-		ll, err := m.eStep()
-		if err != nil {
-			return err
-		}
-		m.ll = ll
-	}
-	m.iters = it
-	if !converged && tol >= 0 {
-		return fmt.Errorf("%w: MixturePPCA EM after %d iterations (log-likelihood %.10g)", ErrNotConverged, it, m.ll)
-	}
-	return nil
+	// run ends with eval (eStep), so the responsibilities match the final
+	// parameters.
+	eval := func() (float64, error) { return m.eStep() }
+	step := func() error { return m.mStep(floor) }
+	ctl := newIteration("MixturePPCA EM", m.MaxIter, m.Tol, m.Monitor, 1000, defaultEMTol).perPoint(n)
+	m.iters, m.ll, err = ctl.run(eval, step)
+	return err
 }
 
 // kmeansInit sets hard responsibilities from k-means++ seeding followed by
 // ten Lloyd iterations.
 func kmeansInit(y *mat.Dense, K int, rnd *rand.Rand, r *mat.Dense) {
+	cent := kmeansPlusPlus(y, K, rnd)
+	n, _ := y.Dims()
+	lab := make([]int, n)
+	for iter := 0; iter < 10; iter++ {
+		lloydStep(y, cent, lab)
+	}
+	r.Zero()
+	for i, k := range lab {
+		r.Set(i, k, 1)
+	}
+}
+
+// sqDist returns ‖a − b‖².
+func sqDist(a, b []float64) float64 {
+	var s float64
+	for j, v := range a {
+		t := v - b[j]
+		s += t * t
+	}
+	return s
+}
+
+// kmeansPlusPlus returns K seed centres (K×p) chosen by k-means++: the
+// first uniformly, each next with probability proportional to the squared
+// distance to the nearest centre chosen so far (Arthur & Vassilvitskii 2007).
+func kmeansPlusPlus(y *mat.Dense, K int, rnd *rand.Rand) *mat.Dense {
 	n, p := y.Dims()
 	cent := mat.NewDense(K, p, nil)
 	d2 := make([]float64, n)
 	for i := range d2 {
 		d2[i] = math.Inf(1)
 	}
-	first := rnd.IntN(n)
-	cent.SetRow(0, y.RawRowView(first))
-	dist := func(i, k int) float64 {
-		var s float64
-		c := cent.RawRowView(k)
-		for j, v := range y.RawRowView(i) {
-			t := v - c[j]
-			s += t * t
-		}
-		return s
-	}
+	cent.SetRow(0, y.RawRowView(rnd.IntN(n)))
 	for k := 1; k < K; k++ {
 		var tot float64
 		for i := 0; i < n; i++ {
-			d2[i] = math.Min(d2[i], dist(i, k-1))
+			d2[i] = math.Min(d2[i], sqDist(y.RawRowView(i), cent.RawRowView(k-1)))
 			tot += d2[i]
 		}
 		u := rnd.Float64() * tot
@@ -148,39 +154,40 @@ func kmeansInit(y *mat.Dense, K int, rnd *rand.Rand, r *mat.Dense) {
 		}
 		cent.SetRow(k, y.RawRowView(pick))
 	}
-	lab := make([]int, n)
-	for iter := 0; iter < 10; iter++ {
-		for i := 0; i < n; i++ {
-			best := math.Inf(1)
-			for k := 0; k < K; k++ {
-				if d := dist(i, k); d < best {
-					best, lab[i] = d, k
-				}
-			}
-		}
-		cnt := make([]int, K)
-		sum := mat.NewDense(K, p, nil)
-		for i := 0; i < n; i++ {
-			cnt[lab[i]]++
-			row := sum.RawRowView(lab[i])
-			for j, v := range y.RawRowView(i) {
-				row[j] += v
-			}
-		}
+	return cent
+}
+
+// lloydStep assigns each point to its nearest centre (lab) and moves each
+// centre with points to their mean.
+func lloydStep(y, cent *mat.Dense, lab []int) {
+	n, p := y.Dims()
+	K, _ := cent.Dims()
+	for i := 0; i < n; i++ {
+		best := math.Inf(1)
 		for k := 0; k < K; k++ {
-			if cnt[k] == 0 {
-				continue
+			if d := sqDist(y.RawRowView(i), cent.RawRowView(k)); d < best {
+				best, lab[i] = d, k
 			}
-			row := sum.RawRowView(k)
-			for j := range row {
-				row[j] /= float64(cnt[k])
-			}
-			cent.SetRow(k, row)
 		}
 	}
-	r.Zero()
-	for i, k := range lab {
-		r.Set(i, k, 1)
+	cnt := make([]int, K)
+	sum := mat.NewDense(K, p, nil)
+	for i := 0; i < n; i++ {
+		cnt[lab[i]]++
+		row := sum.RawRowView(lab[i])
+		for j, v := range y.RawRowView(i) {
+			row[j] += v
+		}
+	}
+	for k := 0; k < K; k++ {
+		if cnt[k] == 0 {
+			continue
+		}
+		row := sum.RawRowView(k)
+		for j := range row {
+			row[j] /= float64(cnt[k])
+		}
+		cent.SetRow(k, row)
 	}
 }
 
@@ -217,7 +224,7 @@ func (m *MixturePPCA) mStep(floor float64) error {
 				dst[j] = s * (v - mu[j])
 			}
 		}
-		vals, u, tr, err := gramEigen(z, q)
+		vals, u, tr, err := gramEigen(z, q, m.Eigen)
 		if err != nil {
 			return fmt.Errorf("MixturePPCA component %d: %w", k, err)
 		}
@@ -239,7 +246,7 @@ func (m *MixturePPCA) mStep(floor float64) error {
 
 // gramEigen returns the top-q eigenpairs of ZᵀZ (p×p) and its trace, from
 // whichever of ZᵀZ and ZZᵀ is smaller.
-func gramEigen(z *mat.Dense, q int) ([]float64, *mat.Dense, float64, error) {
+func gramEigen(z *mat.Dense, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, float64, error) {
 	n, p := z.Dims()
 	var tr float64
 	for _, v := range z.RawMatrix().Data {
@@ -248,12 +255,12 @@ func gramEigen(z *mat.Dense, q int) ([]float64, *mat.Dense, float64, error) {
 	if p <= n {
 		var s mat.SymDense
 		s.SymOuterK(1, z.T())
-		vals, u, err := linalg.EigenSym(&s, q, linalg.Largest, nil)
+		vals, u, err := linalg.EigenSym(&s, q, linalg.Largest, es)
 		return vals, u, tr, err
 	}
 	var k mat.SymDense
 	k.SymOuterK(1, z)
-	vals, v, err := linalg.EigenSym(&k, min(q, n), linalg.Largest, nil)
+	vals, v, err := linalg.EigenSym(&k, min(q, n), linalg.Largest, es)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -342,6 +349,8 @@ func (m *MixturePPCA) eStep() (float64, error) {
 // under its most responsible component, M_k⁻¹W_kᵀ(y_i − μ_k) (n×q).
 // Positions of points in different components live in different latent
 // spaces; use ComponentLatentTo for one component's view of all points.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.fq())
@@ -360,6 +369,8 @@ func (m *MixturePPCA) LatentTo(dst *mat.Dense) {
 
 // ComponentLatentTo stores the posterior means of every point's latent
 // position under component k in dst (n×q).
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 	m.mustFit()
 	m.checkComp(k)
@@ -375,6 +386,8 @@ func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 
 // ResponsibilitiesTo stores the posterior component probabilities r_ik
 // (n×M) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) ResponsibilitiesTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, len(m.w))
@@ -397,6 +410,8 @@ func (m *MixturePPCA) Labels() []int {
 }
 
 // ComponentLoadingsTo stores W_k (p×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) ComponentLoadingsTo(dst *mat.Dense, k int) {
 	m.mustFit()
 	m.checkComp(k)
@@ -404,26 +419,34 @@ func (m *MixturePPCA) ComponentLoadingsTo(dst *mat.Dense, k int) {
 	dst.Copy(m.w[k])
 }
 
-// ComponentMean returns a copy of μ_k.
-func (m *MixturePPCA) ComponentMean(k int) []float64 {
+// ComponentMeanTo stores in dst and returns μ_k (length p). A nil or empty
+// dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *MixturePPCA) ComponentMeanTo(dst []float64, k int) []float64 {
 	m.mustFit()
 	m.checkComp(k)
-	return append([]float64(nil), m.mu[k]...)
+	return dense.CopyVecTo(dst, m.mu[k])
 }
 
-// Weights returns a copy of the mixing proportions π.
-func (m *MixturePPCA) Weights() []float64 { m.mustFit(); return append([]float64(nil), m.pi...) }
-
-// NoiseVariances returns a copy of the component noise variances σ_k².
-func (m *MixturePPCA) NoiseVariances() []float64 {
+// WeightsTo stores in dst and returns the mixing proportions π (length M).
+// A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
+func (m *MixturePPCA) WeightsTo(dst []float64) []float64 {
 	m.mustFit()
-	return append([]float64(nil), m.s2...)
+	return dense.CopyVecTo(dst, m.pi)
+}
+
+// NoiseVariancesTo stores in dst and returns the component noise variances
+// σ_k² (length M). A nil or empty dst is allocated; a dst of another length
+// panics with mat.ErrShape.
+func (m *MixturePPCA) NoiseVariancesTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.s2)
 }
 
 // LogLikelihood returns Σᵢ log Σ_k π_k N(y_i | μ_k, C_k) at the fit.
 func (m *MixturePPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
 
-// Iterations returns the number of EM updates made.
+// Iterations returns the number of EM iterations made.
 func (m *MixturePPCA) Iterations() int { return m.iters }
 
 func (m *MixturePPCA) checkComp(k int) {

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -14,16 +15,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// PPCAAlgorithm selects how PPCA maximises the likelihood.
-type PPCAAlgorithm int
+// PPCAMethod selects how PPCA maximises the likelihood.
+type PPCAMethod int
 
 const (
 	// PPCAEigen is the closed-form maximum-likelihood solution of Tipping &
 	// Bishop (1999b), book §2.6.1–2.7: W = U_q(Λ_q − σ²I)^½ with
 	// σ² = (p−q)⁻¹ Σ_{i>q} λᵢ, the mean of the discarded eigenvalues of S.
-	PPCAEigen PPCAAlgorithm = iota
+	PPCAEigen PPCAMethod = iota
 	// PPCAEM is the EM algorithm of book §2.11.1 with the draft's two
-	// errors corrected (L.1398 lacks the inverse of M, L.1399 the σ² in
+	// errors corrected (its ⟨X⟩ lacks the inverse of M, its ⟨XᵀX⟩ the σ² in
 	// ⟨XᵀX⟩ = nσ²M⁻¹ + ⟨X⟩ᵀ⟨X⟩); Roweis (1998), Tipping & Bishop (1999b).
 	PPCAEM
 )
@@ -46,20 +47,26 @@ const (
 // principal directions scaled by √(λᵢ − σ²); EM's W is W_ML R for some
 // orthogonal R (compare W Wᵀ or use linalg.SubspaceAngle).
 type PPCA struct {
-	Q         int           // q, latent dimension, 1 ≤ q < p and q < n
-	Algorithm PPCAAlgorithm // zero value PPCAEigen
-	PCAMethod PCAMethod     // eigen solver of the PPCAEigen path (see PCA)
+	Q      int        // q, latent dimension, 1 ≤ q < p and q < n
+	Method PPCAMethod // zero value PPCAEigen
+	// Solver is the PCA solver of the PPCAEigen path (see PCA.Method);
+	// zero value PCAAuto.
+	Solver PCAMethod
+	// Eigen tunes the eigensolver of the PPCAEigen path (see PCA.Eigen);
+	// nil means defaults.
+	Eigen *linalg.EigenSettings
 
-	// EM (Algorithm PPCAEM and FitMissing).
-	MaxIter int // iteration limit; 0 means 10000
-	// Tol: stop when the log-likelihood gains less than Tol·|log p|; 0
-	// means 1e-12; a negative Tol disables the test, so EM runs MaxIter
-	// iterations (or until Monitor stops it) and does not report
-	// ErrNotConverged.
-	Tol float64
-	// Monitor, if set, is called before each EM update with the iteration
-	// number (from 0) and the log-likelihood of the current parameters;
-	// returning true stops EM. EM never decreases it.
+	// EM (Method PPCAEM and FitMissing), with the package's iteration
+	// rule: MaxIter is the largest number of EM iterations, 0 meaning
+	// 10000. EM stops when one iteration raises the log-likelihood by at
+	// most Tol per data point (Tol·n); 0 means 1e-9; a negative Tol
+	// switches the test off, so EM runs exactly MaxIter iterations (or
+	// until Monitor stops it) and does not report ErrNotConverged.
+	MaxIter int
+	Tol     float64
+	// Monitor, if set, is called before each EM iteration and once at the
+	// end with the iteration number (from 0) and the log-likelihood of the
+	// current parameters; returning true stops EM. EM never decreases it.
 	Monitor func(iter int, logLik float64) bool
 	Src     rand.Source // random initial W for PPCAEM; nil means rand.NewPCG(1, 2)
 
@@ -72,7 +79,7 @@ type PPCA struct {
 	sxi         []*mat.SymDense // per-point posterior covariances (FitMissing)
 }
 
-// Fit fits PPCA to the n×p data Y by Algorithm. It returns an error
+// Fit fits PPCA to the n×p data Y by Method. It returns an error
 // wrapping ErrNaN for a NaN or Inf entry (use FitMissing for missing values),
 // ErrTooFewPoints when n ≤ q, and, for EM, ErrNotConverged when MaxIter is
 // reached first (the model is still usable). It panics unless 1 ≤ Q < p.
@@ -91,19 +98,19 @@ func (m *PPCA) Fit(Y mat.Matrix) (err error) {
 	}
 	yd := dense.AsDense(Y)
 	m.sxi = nil
-	switch m.Algorithm {
+	switch m.Method {
 	case PPCAEigen:
 		return m.fitEigen(yd)
 	case PPCAEM:
 		return m.fitEM(yd)
 	}
-	panic(fmt.Sprintf("dimred: unknown PPCAAlgorithm %d", m.Algorithm))
+	panic(fmt.Sprintf("dimred: unknown PPCAMethod %d", m.Method))
 }
 
 func (m *PPCA) fitEigen(Y *mat.Dense) error {
 	n, p := Y.Dims()
 	q := m.Q
-	pca := PCA{Q: q, Method: m.PCAMethod}
+	pca := PCA{Q: q, Method: m.Solver, Eigen: m.Eigen}
 	if err := pca.Fit(Y); err != nil {
 		return err
 	}
@@ -137,63 +144,6 @@ func (m *PPCA) fitEigen(Y *mat.Dense) error {
 	return m.posterior(Y)
 }
 
-// covTimes sets dst = S B (p×k), from S when given, else as Ŷᵀ(ŶB)/n.
-func covTimes(dst *mat.Dense, Y *mat.Dense, mu []float64, S *mat.SymDense, B *mat.Dense) {
-	if S != nil {
-		dst.Mul(S, B)
-		return
-	}
-	n, _ := Y.Dims()
-	_, k := B.Dims()
-	yb := mat.NewDense(n, k, nil)
-	centredMul(yb, Y, mu, B)
-	centredTMul(dst, Y, mu, yb)
-	dst.Scale(1/float64(n), dst)
-}
-
-// ppcaLogLik returns −(n/2)[p log 2π + (p−q) log σ² + log|M| + σ⁻²(tr S −
-// tr(M⁻¹WᵀSW))], the log-likelihood of eq 2.1 written with the matrix
-// inversion and determinant lemmas: C⁻¹ = σ⁻²(I − W M⁻¹ Wᵀ),
-// |C| = σ^{2(p−q)}|M|, M = WᵀW + σ²I. sw holds S W.
-func ppcaLogLik(n, p int, trS float64, w *mat.Dense, s2 float64, sw *mat.Dense) (float64, error) {
-	_, q := w.Dims()
-	minv, logdetM, err := mInverse(w, s2)
-	if err != nil {
-		return 0, err
-	}
-	var g mat.Dense
-	g.Mul(w.T(), sw) // WᵀSW
-	var t mat.Dense
-	t.Mul(minv, &g)
-	quad := (trS - mat.Trace(&t)) / s2
-	return -0.5 * float64(n) * (float64(p)*math.Log(2*math.Pi) + float64(p-q)*math.Log(s2) + logdetM + quad), nil
-}
-
-// mInverse returns M⁻¹ and log|M| for M = WᵀW + σ²I.
-func mInverse(w *mat.Dense, s2 float64) (*mat.SymDense, float64, error) {
-	_, q := w.Dims()
-	mm := mat.NewSymDense(q, nil)
-	mm.SymOuterK(1, w.T())
-	for i := 0; i < q; i++ {
-		mm.SetSym(i, i, mm.At(i, i)+s2)
-	}
-	return symInverse(mm)
-}
-
-// symInverse returns the inverse and log-determinant of a symmetric
-// positive-definite matrix by Cholesky.
-func symInverse(a *mat.SymDense) (*mat.SymDense, float64, error) {
-	var ch mat.Cholesky
-	if !ch.Factorize(a) {
-		return nil, 0, fmt.Errorf("%w: matrix not positive definite", ErrSingular)
-	}
-	var inv mat.SymDense
-	if err := ch.InverseTo(&inv); err != nil {
-		return nil, 0, fmt.Errorf("%w: %v", ErrSingular, err)
-	}
-	return &inv, ch.LogDet(), nil
-}
-
 // posterior stores ⟨X⟩ = Ŷ W M⁻¹ and σ²M⁻¹ for the complete data Y.
 func (m *PPCA) posterior(Y *mat.Dense) error {
 	minv, _, err := mInverse(m.w, m.sigma2)
@@ -211,8 +161,10 @@ func (m *PPCA) posterior(Y *mat.Dense) error {
 	return nil
 }
 
-func (m *PPCA) emDefaults() (int, float64) {
-	return emLimits(m.MaxIter, m.Tol, 10000, 1e-12)
+// emIteration is the iteration control of PPCAEM and FitMissing for n
+// points.
+func (m *PPCA) emIteration(name string, n int) iteration {
+	return newIteration(name, m.MaxIter, m.Tol, m.Monitor, 10000, defaultEMTol).perPoint(n)
 }
 
 // fitEM runs EM on complete data. With S = n⁻¹ŶᵀŶ (or products with Ŷ
@@ -230,59 +182,31 @@ func (m *PPCA) fitEM(Y *mat.Dense) error {
 		S = sampleCov(Y, mu)
 	}
 	trS := centredSumSq(Y, mu) / float64(n)
+	if math.IsInf(trS, 0) || S != nil && errs.CheckOverflow(S, "PPCA covariance S") != nil {
+		return errs.Overflowf("PPCA EM: tr S = %v", trS)
+	}
 	rnd := rand.New(rng.FitSource(m.Src))
 	w := rng.NormalDense(rnd, p, q)
 	w.Scale(math.Sqrt(trS/float64(p)), w)
 	s2 := trS / float64(p)
-	maxIter, tol := m.emDefaults()
-	sw := mat.NewDense(p, q, nil)
-	prev := math.Inf(-1)
-	var ll float64
-	converged := false
-	it := 0
-	for ; it < maxIter; it++ {
+	sw := mat.NewDense(p, q, nil) // S W at the current W
+	eval := func() (float64, error) {
 		covTimes(sw, Y, mu, S, w)
-		var err error
-		ll, err = ppcaLogLik(n, p, trS, w, s2, sw)
-		if err != nil {
-			return err
-		}
-		if emStop(m.Monitor, it, ll, ll-prev, tol) {
-			converged = true
-			break
-		}
-		prev = ll
+		return ppcaLogLik(n, p, trS, w, s2, sw)
+	}
+	step := func() (err error) {
 		w, s2, err = ppcaEMStep(w, s2, sw, trS)
-		if err != nil {
-			return err
-		}
-	}
-	m.n, m.p, m.mu, m.w, m.sigma2, m.iters = n, p, mu, w, s2, it
-	covTimes(sw, Y, mu, S, w)
-	var err error
-	if m.ll, err = ppcaLogLik(n, p, trS, w, s2, sw); err != nil {
 		return err
 	}
-	if err := m.posterior(Y); err != nil {
+	it, ll, err := m.emIteration("PPCA EM", n).run(eval, step)
+	if err != nil && !errors.Is(err, ErrNotConverged) {
 		return err
 	}
-	if !converged && tol >= 0 {
-		return fmt.Errorf("%w: PPCA EM after %d iterations (log-likelihood %.10g)", ErrNotConverged, it, m.ll)
+	m.n, m.p, m.mu, m.w, m.sigma2, m.ll, m.iters = n, p, mu, w, s2, ll, it
+	if perr := m.posterior(Y); perr != nil {
+		return perr
 	}
-	return nil
-}
-
-// centredSumSq returns Σᵢⱼ (y_ij − μ_j)² = n tr S.
-func centredSumSq(Y *mat.Dense, mu []float64) float64 {
-	n, _ := Y.Dims()
-	var t float64
-	for i := 0; i < n; i++ {
-		for j, v := range Y.RawRowView(i) {
-			d := v - mu[j]
-			t += d * d
-		}
-	}
-	return t
+	return err
 }
 
 // ppcaEMStep is one EM update from (W, σ²) given sw = S W.
@@ -329,6 +253,8 @@ func ppcaEMStep(w *mat.Dense, s2 float64, sw *mat.Dense, trS float64) (*mat.Dens
 }
 
 // LatentTo stores the posterior means ⟨X⟩ (n×q) of the latent points in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.fq())
@@ -336,6 +262,8 @@ func (m *PPCA) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores W (p×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, m.fq())
@@ -343,6 +271,8 @@ func (m *PPCA) LoadingsTo(dst *mat.Dense) {
 }
 
 // CovarianceTo stores the model covariance C = W Wᵀ + σ²I (p×p) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) CovarianceTo(dst *mat.SymDense) {
 	m.mustFit()
 	if dst.IsEmpty() {
@@ -359,6 +289,8 @@ func (m *PPCA) CovarianceTo(dst *mat.SymDense) {
 // PosteriorCovTo stores the q×q posterior covariance of x_{i,:}, σ²M⁻¹
 // (book eq 2.5; the same for every point with complete data, σ²M_i⁻¹ with
 // M_i built from point i's observed features after FitMissing).
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) PosteriorCovTo(dst *mat.SymDense, i int) {
 	m.mustFit()
 	if i < 0 || i >= m.n {
@@ -384,10 +316,14 @@ func (m *PPCA) NoiseVariance() float64 { m.mustFit(); return m.sigma2 }
 // observed entries only after FitMissing).
 func (m *PPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
 
-// Mean returns a copy of μ.
-func (m *PPCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+// MeanTo stores in dst and returns the mean μ (length p). A nil or empty
+// dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *PPCA) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
 
-// Iterations returns the number of EM updates made (0 for PPCAEigen).
+// Iterations returns the number of EM iterations made (0 for PPCAEigen).
 func (m *PPCA) Iterations() int { return m.iters }
 
 // ProjectTo stores the posterior means (Ynew − 1μᵀ) W M⁻¹ of new
@@ -395,6 +331,8 @@ func (m *PPCA) Iterations() int { return m.iters }
 // missing value and is marginalised: that row's mean is M_o⁻¹W_oᵀ(y_o − μ_o)
 // over its observed features o (the prior mean 0 if none is observed). It
 // panics on a shape mismatch or an infinite entry.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()
@@ -402,16 +340,13 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		panic(mat.ErrShape)
 	}
 	yd := mat.DenseCopyOf(Ynew)
-	var missing []int
+	missing := false
 	for i := 0; i < r; i++ {
 		for j, v := range yd.RawRowView(i) {
 			if math.IsInf(v, 0) {
 				panic(fmt.Sprintf("dimred: PPCA.ProjectTo: Ynew[%d,%d] = %v", i, j, v))
 			}
-			if math.IsNaN(v) {
-				missing = append(missing, i)
-				break
-			}
+			missing = missing || math.IsNaN(v)
 		}
 	}
 	minv, _, err := mInverse(m.w, m.sigma2)
@@ -419,47 +354,27 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		panic(err) // M is positive definite for a fitted model
 	}
 	dense.ReuseAs(dst, r, m.fq())
-	if len(missing) == 0 {
+	if !missing {
 		var wm mat.Dense
 		wm.Mul(m.w, minv)
 		centredMul(dst, yd, m.mu, &wm)
 		return
 	}
+	// Some entry is missing: each row's posterior from its observed features.
 	q := m.fq()
-	mi, inv, work, wr := make([]float64, q*q), make([]float64, q*q), make([]float64, q*q), make([]float64, q)
+	rp := newRowPosterior(q)
+	var obs []int
 	for i := 0; i < r; i++ {
-		for t := range mi {
-			mi[t] = 0
-		}
-		for a := range wr {
-			wr[a] = 0
-		}
+		obs = obs[:0]
 		for k, v := range yd.RawRowView(i) {
-			if math.IsNaN(v) {
-				continue
-			}
-			wk := m.w.RawRowView(k)
-			d := v - m.mu[k]
-			for a := 0; a < q; a++ {
-				wr[a] += wk[a] * d
-				for b := 0; b < q; b++ {
-					mi[a*q+b] += wk[a] * wk[b]
-				}
+			if !math.IsNaN(v) {
+				obs = append(obs, k)
 			}
 		}
-		for a := 0; a < q; a++ {
-			mi[a*q+a] += m.sigma2
-		}
-		if _, ok := smallCholInverse(inv, mi, work, q); !ok {
+		gramRows(rp.m, m.w, obs, q)
+		rp.project(m.w, yd.RawRowView(i), m.mu, obs)
+		if _, _, ok := rp.solve(dst.RawRowView(i), m.sigma2); !ok {
 			panic("dimred: PPCA.ProjectTo: M_i not positive definite")
-		}
-		row := dst.RawRowView(i)
-		for a := 0; a < q; a++ {
-			var v float64
-			for b := 0; b < q; b++ {
-				v += inv[a*q+b] * wr[b]
-			}
-			row[a] = v
 		}
 	}
 }

@@ -1,9 +1,12 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/linalg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -39,81 +42,24 @@ func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
 		return err
 	}
 	yd := mat.DenseCopyOf(Y)
-	obs := make([][]int, n) // observed features of each point
-	count := make([]int, p)
-	nobs := 0
-	for i := 0; i < n; i++ {
-		for k, v := range yd.RawRowView(i) {
-			switch {
-			case math.IsNaN(v):
-			case math.IsInf(v, 0):
-				return fmt.Errorf("%w: Y[%d,%d] = %v (only NaN marks a missing value)", ErrNaN, i, k, v)
-			default:
-				obs[i] = append(obs[i], k)
-				count[k]++
-				nobs++
-			}
-		}
+	obs, nobs, err := observedEntries(yd)
+	if err != nil {
+		return err
 	}
-	mu := make([]float64, p)
-	for k := 0; k < p; k++ {
-		if count[k] == 0 {
-			return fmt.Errorf("%w: feature %d is missing in every point", ErrTooFewPoints, k)
-		}
+	w, mu, s2, err := missingInit(yd, q, m.Eigen)
+	if err != nil {
+		return err
 	}
-	for i := 0; i < n; i++ {
-		for _, k := range obs[i] {
-			mu[k] += yd.At(i, k)
-		}
-	}
-	for k := range mu {
-		mu[k] /= float64(count[k])
-	}
-	// Initialise from the eigen solution of the mean-filled data.
-	filled := mat.DenseCopyOf(yd)
-	for i := 0; i < n; i++ {
-		row := filled.RawRowView(i)
-		for k, v := range row {
-			if math.IsNaN(v) {
-				row[k] = mu[k]
-			}
-		}
-	}
-	init := PPCA{Q: q}
-	var w *mat.Dense
-	var s2 float64
-	if err := init.Fit(filled); err == nil {
-		w, s2 = init.w, init.sigma2
-		mu = init.mu
-	} else {
-		return fmt.Errorf("PPCA FitMissing initialisation: %w", err)
-	}
-
 	st := newMissingState(yd, obs, nobs, q)
-	maxIter, tol := m.emDefaults()
-	prev := math.Inf(-1)
-	converged := false
-	it := 0
-	var ll float64
-	for ; it < maxIter; it++ {
-		var err error
-		if ll, err = st.eStep(w, mu, s2); err != nil {
-			return err
-		}
-		if emStop(m.Monitor, it, ll, ll-prev, tol) {
-			converged = true
-			break
-		}
-		prev = ll
-		if w, mu, s2, err = st.mStep(w); err != nil {
-			return err
-		}
+	eval := func() (float64, error) { return st.eStep(w, mu, s2) }
+	step := func() (err error) {
+		w, mu, s2, err = st.mStep()
+		return err
 	}
-	if !converged { // make the stored posterior match the final parameters
-		var err error
-		if ll, err = st.eStep(w, mu, s2); err != nil {
-			return err
-		}
+	// run ends with eval, so the posteriors in st match (w, μ, σ²).
+	it, ll, err := m.emIteration("PPCA missing-data EM", n).run(eval, step)
+	if err != nil && !errors.Is(err, ErrNotConverged) {
+		return err
 	}
 	m.n, m.p, m.mu, m.w, m.sigma2, m.ll, m.iters = n, p, mu, w, s2, ll, it
 	m.x = st.x
@@ -122,10 +68,69 @@ func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
 		m.sxi[i] = st.covTo(i)
 	}
 	m.sx = nil
-	if !converged && tol >= 0 {
-		return fmt.Errorf("%w: PPCA missing-data EM after %d iterations (log-likelihood %.10g)", ErrNotConverged, it, ll)
+	return err
+}
+
+// observedEntries returns the observed features of each row of Y (NaN
+// marks a missing value) and their total. It returns an error wrapping
+// ErrNaN for an infinite entry and ErrTooFewPoints for a feature observed
+// in no row.
+func observedEntries(Y *mat.Dense) (obs [][]int, nobs int, err error) {
+	n, p := Y.Dims()
+	obs = make([][]int, n)
+	count := make([]int, p)
+	for i := 0; i < n; i++ {
+		for k, v := range Y.RawRowView(i) {
+			switch {
+			case math.IsNaN(v):
+			case math.IsInf(v, 0):
+				return nil, 0, fmt.Errorf("%w: Y[%d,%d] = %v (only NaN marks a missing value)", ErrNaN, i, k, v)
+			default:
+				obs[i] = append(obs[i], k)
+				count[k]++
+				nobs++
+			}
+		}
 	}
-	return nil
+	for k, c := range count {
+		if c == 0 {
+			return nil, 0, fmt.Errorf("%w: feature %d is missing in every point", ErrTooFewPoints, k)
+		}
+	}
+	return obs, nobs, nil
+}
+
+// missingInit is the start of the missing-data EM: the PPCA eigen solution
+// of Y with each missing entry replaced by its feature's observed mean.
+func missingInit(Y *mat.Dense, q int, es *linalg.EigenSettings) (w *mat.Dense, mu []float64, s2 float64, err error) {
+	n, p := Y.Dims()
+	mu = make([]float64, p)
+	count := make([]int, p)
+	for i := 0; i < n; i++ {
+		for k, v := range Y.RawRowView(i) {
+			if !math.IsNaN(v) {
+				mu[k] += v
+				count[k]++
+			}
+		}
+	}
+	for k := range mu {
+		mu[k] /= float64(count[k])
+	}
+	filled := mat.DenseCopyOf(Y)
+	for i := 0; i < n; i++ {
+		row := filled.RawRowView(i)
+		for k, v := range row {
+			if math.IsNaN(v) {
+				row[k] = mu[k]
+			}
+		}
+	}
+	init := PPCA{Q: q, Eigen: es}
+	if err := init.Fit(filled); err != nil {
+		return nil, nil, 0, errs.Wrap(err, "PPCA FitMissing initialisation")
+	}
+	return init.w, init.mu, init.sigma2, nil
 }
 
 type missingState struct {
@@ -204,79 +209,112 @@ func (s *missingState) eStep(w *mat.Dense, mu []float64, s2 float64) (float64, e
 	}
 	wtw := make([]float64, q*q)
 	gramRows(wtw, w, all, q)
-	mi := make([]float64, q*q)   // M_i, row-major
-	minv := make([]float64, q*q) // M_i⁻¹
-	work := make([]float64, q*q)
+	rp := newRowPosterior(q)
 	g := make([]float64, q*q)
-	wr := make([]float64, q)
 	var ll float64
 	for i := 0; i < n; i++ {
 		o := s.obs[i]
-		// M_i = W_oᵀW_o + σ²I.
 		if len(s.miss[i]) < len(o) {
 			gramRows(g, w, s.miss[i], q)
-			for t := range mi {
-				mi[t] = wtw[t] - g[t]
+			for t := range rp.m {
+				rp.m[t] = wtw[t] - g[t]
 			}
 		} else {
-			gramRows(mi, w, o, q)
+			gramRows(rp.m, w, o, q)
 		}
-		for a := 0; a < q; a++ {
-			mi[a*q+a] += s2
-		}
-		// W_oᵀ r and rᵀr.
-		for a := range wr {
-			wr[a] = 0
-		}
-		var rr float64
-		row := s.y.RawRowView(i)
-		for _, k := range o {
-			wk := w.RawRowView(k)
-			r := row[k] - mu[k]
-			rr += r * r
-			for a := 0; a < q; a++ {
-				wr[a] += wk[a] * r
-			}
-		}
-		logdet, ok := smallCholInverse(minv, mi, work, q)
+		rr := rp.project(w, s.y.RawRowView(i), mu, o)
+		logdet, quad, ok := rp.solve(s.x.RawRowView(i), s2)
 		if !ok {
 			return 0, fmt.Errorf("%w: PPCA missing-data E-step, point %d: M_i not positive definite", ErrSingular, i)
 		}
-		xi := s.x.RawRowView(i)
-		var quad float64
-		for a := 0; a < q; a++ {
-			var v float64
-			for b := 0; b < q; b++ {
-				v += minv[a*q+b] * wr[b]
-			}
-			xi[a] = v
-			quad += wr[a] * v
-		}
 		ci := s.cov[i*q*q : (i+1)*q*q]
-		for t, v := range minv {
+		for t, v := range rp.minv {
 			ci[t] = s2 * v
 		}
-		no := float64(len(o))
-		if len(o) > 0 {
+		if no := float64(len(o)); len(o) > 0 {
 			ll -= 0.5 * (no*math.Log(2*math.Pi) + (no-float64(q))*math.Log(s2) + logdet + (rr-quad)/s2)
 		}
 	}
 	return ll, nil
 }
 
-// mStep returns the new (W, μ, σ²) from the posteriors of the last E-step.
-// The per-feature Gram matrices are formed from whichever of the observing
-// and missing points is fewer (the total over all points minus the missing
-// ones when most are observed), so a nearly complete wide data set costs
-// little more than a complete one.
-func (s *missingState) mStep(wOld *mat.Dense) (*mat.Dense, []float64, float64, error) {
-	n, p := s.y.Dims()
+// rowPosterior is the workspace of the posterior of one point's latent
+// position from its observed features o: M_i = W_oᵀW_o + σ²I (q×q,
+// row-major), W_oᵀ(y_o − μ_o), M_i⁻¹ and ⟨x_i⟩ = M_i⁻¹W_oᵀ(y_o − μ_o).
+type rowPosterior struct {
+	q                 int
+	m, minv, work, wr []float64
+}
+
+func newRowPosterior(q int) *rowPosterior {
+	return &rowPosterior{q: q, m: make([]float64, q*q), minv: make([]float64, q*q),
+		work: make([]float64, q*q), wr: make([]float64, q)}
+}
+
+// project sets wr = W_oᵀ(y_o − μ_o) and returns ‖y_o − μ_o‖².
+func (r *rowPosterior) project(w *mat.Dense, y, mu []float64, o []int) float64 {
+	clear(r.wr)
+	var rr float64
+	for _, k := range o {
+		wk := w.RawRowView(k)
+		d := y[k] - mu[k]
+		rr += d * d
+		for a := range r.wr {
+			r.wr[a] += wk[a] * d
+		}
+	}
+	return rr
+}
+
+// solve adds σ² to the diagonal of m (which holds W_oᵀW_o), stores M_i⁻¹
+// in minv and ⟨x_i⟩ in x, and returns log|M_i| and wrᵀ⟨x_i⟩; ok is false
+// when M_i is not positive definite.
+func (r *rowPosterior) solve(x []float64, s2 float64) (logdet, quad float64, ok bool) {
+	q := r.q
+	for a := 0; a < q; a++ {
+		r.m[a*q+a] += s2
+	}
+	logdet, ok = smallCholInverse(r.minv, r.m, r.work, q)
+	if !ok {
+		return 0, 0, false
+	}
+	for a := 0; a < q; a++ {
+		var v float64
+		for b := 0; b < q; b++ {
+			v += r.minv[a*q+b] * r.wr[b]
+		}
+		x[a] = v
+		quad += r.wr[a] * v
+	}
+	return logdet, quad, true
+}
+
+// mStep returns the new (W, μ, σ²) from the posteriors of the last E-step:
+// the regression of each feature on the posterior means (regress), then σ²
+// with the new W and μ (noiseVariance).
+func (s *missingState) mStep() (*mat.Dense, []float64, float64, error) {
+	E, total := s.moments()
+	w, mu, err := s.regress(E, total)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	s2 := s.noiseVariance(w, mu)
+	if !(s2 > 0) {
+		return nil, nil, 0, fmt.Errorf("%w: PPCA missing-data EM noise variance σ² = %g", ErrSingular, s2)
+	}
+	return w, mu, s2, nil
+}
+
+// moments returns the (q+1)×(q+1) second moments of the augmented latent
+// points, e_i = [⟨x⟩⟨x⟩ᵀ+Σ_i, ⟨x⟩; ⟨x⟩ᵀ, 1] (n blocks, row-major), and
+// their total over all points.
+func (s *missingState) moments() (E, total []float64) {
+	n, _ := s.y.Dims()
 	q := s.q
 	d := q + 1
 	dd := d * d
-	// e_i = [⟨x⟩⟨x⟩ᵀ+Σ_i, ⟨x⟩; ⟨x⟩ᵀ, 1] and their total.
-	E := make([]float64, n*dd)
-	total := make([]float64, dd)
+	E = make([]float64, n*dd)
+	total = make([]float64, dd)
 	for i := 0; i < n; i++ {
 		xi := s.x.RawRowView(i)
 		ci := s.cov[i*q*q : (i+1)*q*q]
@@ -293,15 +331,25 @@ func (s *missingState) mStep(wOld *mat.Dense) (*mat.Dense, []float64, float64, e
 			total[t] += v
 		}
 	}
+	return E, total
+}
+
+// regress solves, for each feature k, A_k [w_{k,:}; μ_k] = b_k with
+// A_k = Σ_{i observing k} e_i and b_k = Σ_{i observing k} y_ik [⟨x_i⟩; 1].
+// A_k is formed from whichever of the observing and missing points is
+// fewer (the total minus the missing ones when most are observed), so a
+// nearly complete wide data set costs little more than a complete one.
+func (s *missingState) regress(E, total []float64) (*mat.Dense, []float64, error) {
+	_, p := s.y.Dims()
+	q := s.q
+	d := q + 1
+	dd := d * d
 	raw := s.y.RawMatrix()
 	w := mat.NewDense(p, q, nil)
 	mu := make([]float64, p)
-	ak := make([]float64, dd)
-	bk := make([]float64, d)
-	inv := make([]float64, dd)
-	work := make([]float64, dd)
+	ak, bk := make([]float64, dd), make([]float64, d)
+	inv, work := make([]float64, dd), make([]float64, dd)
 	for k := 0; k < p; k++ {
-		// A_k = Σ_{i observing k} e_i.
 		if len(s.missRows[k]) < len(s.obsRows[k]) {
 			copy(ak, total)
 			for _, i := range s.missRows[k] {
@@ -310,29 +358,23 @@ func (s *missingState) mStep(wOld *mat.Dense) (*mat.Dense, []float64, float64, e
 				}
 			}
 		} else {
-			for t := range ak {
-				ak[t] = 0
-			}
+			clear(ak)
 			for _, i := range s.obsRows[k] {
 				for t, v := range E[i*dd : (i+1)*dd] {
 					ak[t] += v
 				}
 			}
 		}
-		// b_k = Σ_{i observing k} y_ik [⟨x_i⟩; 1].
-		for t := range bk {
-			bk[t] = 0
-		}
+		clear(bk)
 		for _, i := range s.obsRows[k] {
 			y := raw.Data[i*raw.Stride+k]
-			xi := s.x.RawRowView(i)
-			for a := 0; a < q; a++ {
-				bk[a] += y * xi[a]
+			for a, x := range s.x.RawRowView(i) {
+				bk[a] += y * x
 			}
 			bk[q] += y
 		}
 		if _, ok := smallCholInverse(inv, ak, work, d); !ok {
-			return nil, nil, 0, fmt.Errorf("%w: PPCA missing-data M-step, feature %d", ErrSingular, k)
+			return nil, nil, fmt.Errorf("%w: PPCA missing-data M-step, feature %d", ErrSingular, k)
 		}
 		wk := w.RawRowView(k)
 		for a := 0; a < d; a++ {
@@ -347,8 +389,14 @@ func (s *missingState) mStep(wOld *mat.Dense) (*mat.Dense, []float64, float64, e
 			}
 		}
 	}
-	// σ² with the new W and μ: squared residuals over the observed entries
-	// plus Σᵢ tr(Σ_i W_oᵀW_o).
+	return w, mu, nil
+}
+
+// noiseVariance returns σ² = N_obs⁻¹ Σᵢ [Σ_{k observed} (y_ik − μ_k −
+// w_{k,:}ᵀ⟨x_i⟩)² + tr(Σ_i W_oᵀW_o)] for the new W and μ.
+func (s *missingState) noiseVariance(w *mat.Dense, mu []float64) float64 {
+	n, p := s.y.Dims()
+	q := s.q
 	all := make([]int, p)
 	for k := range all {
 		all[k] = k
@@ -381,63 +429,5 @@ func (s *missingState) mStep(wOld *mat.Dense) (*mat.Dense, []float64, float64, e
 			ss += v * g[t] // tr(Σ_i G) with both symmetric
 		}
 	}
-	s2 := ss / float64(s.nobs)
-	if !(s2 > 0) {
-		return nil, nil, 0, fmt.Errorf("%w: PPCA missing-data EM noise variance σ² = %g", ErrSingular, s2)
-	}
-	return w, mu, s2, nil
-}
-
-// smallCholInverse stores the inverse of the symmetric positive-definite
-// q×q matrix a (row-major) in inv and returns log|a|, by an unblocked
-// Cholesky factorisation in work; it is the allocation-free path for the
-// tiny per-point matrices of the missing-data E-step.
-func smallCholInverse(inv, a, work []float64, q int) (float64, bool) {
-	l := work
-	for t := range l {
-		l[t] = 0
-	}
-	var logdet float64
-	for j := 0; j < q; j++ {
-		d := a[j*q+j]
-		for k := 0; k < j; k++ {
-			d -= l[j*q+k] * l[j*q+k]
-		}
-		if !(d > 0) {
-			return 0, false
-		}
-		d = math.Sqrt(d)
-		l[j*q+j] = d
-		logdet += 2 * math.Log(d)
-		for i := j + 1; i < q; i++ {
-			v := a[i*q+j]
-			for k := 0; k < j; k++ {
-				v -= l[i*q+k] * l[j*q+k]
-			}
-			l[i*q+j] = v / d
-		}
-	}
-	// Solve L Lᵀ X = I column by column.
-	for c := 0; c < q; c++ {
-		// forward: L z = e_c (z stored in inv column c)
-		for i := 0; i < q; i++ {
-			v := 0.0
-			if i == c {
-				v = 1
-			}
-			for k := 0; k < i; k++ {
-				v -= l[i*q+k] * inv[k*q+c]
-			}
-			inv[i*q+c] = v / l[i*q+i]
-		}
-		// backward: Lᵀ x = z
-		for i := q - 1; i >= 0; i-- {
-			v := inv[i*q+c]
-			for k := i + 1; k < q; k++ {
-				v -= l[k*q+i] * inv[k*q+c]
-			}
-			inv[i*q+c] = v / l[i*q+i]
-		}
-	}
-	return logdet, true
+	return ss / float64(s.nobs)
 }

@@ -105,8 +105,8 @@ func TestPPCAOil(t *testing.T) {
 	if err := m.Fit(y); err != nil {
 		t.Fatal(err)
 	}
-	// Reference values: shared/reference/book-ch1-2.md §2.2 (S with 1/n,
-	// natural log, −(np/2) log 2π included).
+	// Reference values: the oil numbers of book §2.2, recomputed (S with
+	// 1/n, natural log, −(np/2) log 2π included).
 	if got := m.NoiseVariance(); math.Abs(got-0.088569) > 5e-7 {
 		t.Errorf("σ² = %.7f, want 0.088569", got)
 	}
@@ -118,7 +118,7 @@ func TestPPCAOil(t *testing.T) {
 	if got := NearestNeighbourErrors(&x, labels); got != 162 {
 		t.Errorf("1-NN errors = %d, want 162", got)
 	}
-	// Log-likelihood by q (catalog table).
+	// Log-likelihood by q, the closed form recomputed for each q.
 	for _, c := range []struct {
 		q      int
 		s2, ll float64
@@ -204,7 +204,7 @@ func TestPPCAEMReachesClosedForm(t *testing.T) {
 			}
 			prev := math.Inf(-1)
 			dec := 0.0
-			em := PPCA{Q: 2, Algorithm: PPCAEM, Tol: -1, MaxIter: c.iters,
+			em := PPCA{Q: 2, Method: PPCAEM, Tol: -1, MaxIter: c.iters,
 				Monitor: func(it int, ll float64) bool {
 					if ll < prev {
 						dec = math.Max(dec, prev-ll)
@@ -241,8 +241,8 @@ func TestPPCAEMReachesClosedForm(t *testing.T) {
 
 func TestPPCAPrimalDual(t *testing.T) {
 	y := lowRank(50, 20, 3, 0.4, 5)
-	a := PPCA{Q: 3, PCAMethod: PCACovariance}
-	b := PPCA{Q: 3, PCAMethod: PCAGram}
+	a := PPCA{Q: 3, Solver: PCACovariance}
+	b := PPCA{Q: 3, Solver: PCAGram}
 	if err := a.Fit(y); err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +385,7 @@ func TestPPCAProjectMissing(t *testing.T) {
 	m.ProjectTo(&got, row)
 	var w mat.Dense
 	m.LoadingsTo(&w)
-	mu := m.Mean()
+	mu := m.MeanTo(nil)
 	wo := mat.NewDense(5, 2, nil)
 	r := mat.NewVecDense(5, nil)
 	k := 0
@@ -450,7 +450,7 @@ func TestPPCASample(t *testing.T) {
 	if r := mat.Norm(&d, 2) / mat.Norm(&C, 2); r > 0.02 {
 		t.Errorf("sample covariance off by %.3g (relative)", r)
 	}
-	mu, got := m.Mean(), linalg.ColumnMeans(&ys)
+	mu, got := m.MeanTo(nil), linalg.ColumnMeans(&ys)
 	for j := range mu {
 		if math.Abs(got[j]-mu[j]) > 0.05 {
 			t.Errorf("mean %d: %v vs %v", j, got[j], mu[j])
@@ -470,7 +470,7 @@ func TestChapter2FailedRefitDiscardsFit(t *testing.T) {
 	inf.Set(3, 2, math.Inf(1))
 	pcaM := &PCA{Q: 2}
 	ppcaM := &PPCA{Q: 2}
-	emM := &PPCA{Q: 2, Algorithm: PPCAEM}
+	emM := &PPCA{Q: 2, Method: PPCAEM}
 	missM := &PPCA{Q: 2}
 	faM := &FactorAnalysis{Q: 2}
 	mixM := &MixturePPCA{M: 2, Q: 1}
@@ -536,4 +536,117 @@ func TestChapter2HyperparametersChangedAfterFit(t *testing.T) {
 		t.Error("MixturePPCA.LatentTo changed when the caller overwrote Y after Fit")
 	}
 	mustPanic(t, "component 2 of a 2-component fit", func() { mix.ComponentLoadingsTo(&mat.Dense{}, 2) })
+}
+
+// With the defaults PPCA EM converges on the 40×5 conformance data and
+// reaches the closed form (it used to stop at MaxIter = 10000 with
+// ErrNotConverged: EM's rate there is 1 − 8·10⁻⁴ per iteration, and a gain
+// of 10⁻¹² |log p| per iteration is reached only after 15 000).
+func TestPPCAEMDefaultsConverge(t *testing.T) {
+	y := conformanceData()
+	n, _ := y.Dims()
+	eig := PPCA{Q: 2}
+	if err := eig.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	em := PPCA{Q: 2, Method: PPCAEM}
+	if err := em.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var we, wm mat.Dense
+	eig.LoadingsTo(&we)
+	em.LoadingsTo(&wm)
+	if a := linalg.SubspaceAngle(&we, &wm); a > 1e-8 {
+		t.Errorf("principal angle between EM and eigen W: %g", a)
+	}
+	if d := math.Abs(em.NoiseVariance()-eig.NoiseVariance()) / eig.NoiseVariance(); d > 1e-6 {
+		t.Errorf("σ²: EM %v eigen %v", em.NoiseVariance(), eig.NoiseVariance())
+	}
+	// EM is below the maximum; the gap per point is a few times Tol/(1 − rate).
+	if gap := (eig.LogLikelihood() - em.LogLikelihood()) / float64(n); gap < -1e-12 || gap > 1e-5 {
+		t.Errorf("log-likelihood gap per point %g", gap)
+	}
+}
+
+// PosteriorCovTo is Cov[x_i | y_i] = I − Wᵀ C⁻¹ W (C = WWᵀ + σ²I), computed
+// by Gaussian conditioning; after FitMissing, point i's is I − W_oᵀ C_oo⁻¹ W_o
+// over its observed features o.
+func TestPPCAPosteriorCov(t *testing.T) {
+	y := lowRank(100, 6, 2, 0.4, 21)
+	_, p := y.Dims()
+	m := PPCA{Q: 2}
+	if err := m.Fit(y); err != nil {
+		t.Fatal(err)
+	}
+	var w mat.Dense
+	m.LoadingsTo(&w)
+	want := condCov(&w, isoNoise(p, m.NoiseVariance()))
+	for _, i := range []int{0, 57, 99} {
+		var got mat.SymDense
+		m.PosteriorCovTo(&got, i)
+		if !mat.EqualApprox(&got, want, 1e-12) {
+			t.Errorf("complete data, point %d: %v, want %v", i, mat.Formatted(&got), mat.Formatted(want))
+		}
+	}
+	// Missing data: point 3 misses features 0 and 4, point 8 feature 2.
+	ym := mat.DenseCopyOf(y)
+	ym.Set(3, 0, math.NaN())
+	ym.Set(3, 4, math.NaN())
+	ym.Set(8, 2, math.NaN())
+	mm := PPCA{Q: 2}
+	if err := mm.FitMissing(ym); err != nil {
+		t.Fatal(err)
+	}
+	mm.LoadingsTo(&w)
+	s2 := mm.NoiseVariance()
+	for _, c := range []struct {
+		i   int
+		obs []int
+	}{{3, []int{1, 2, 3, 5}}, {8, []int{0, 1, 3, 4, 5}}, {0, []int{0, 1, 2, 3, 4, 5}}} {
+		wo := mat.NewDense(len(c.obs), 2, nil)
+		for r, k := range c.obs {
+			wo.SetRow(r, w.RawRowView(k))
+		}
+		want := condCov(wo, isoNoise(len(c.obs), s2))
+		var got mat.SymDense
+		mm.PosteriorCovTo(&got, c.i)
+		if !mat.EqualApprox(&got, want, 1e-12) {
+			t.Errorf("missing data, point %d: %v, want %v", c.i, mat.Formatted(&got), mat.Formatted(want))
+		}
+	}
+	mustPanic(t, "point out of range", func() { var d mat.SymDense; m.PosteriorCovTo(&d, 100) })
+	mustPanic(t, "wrong dst size", func() { m.PosteriorCovTo(mat.NewSymDense(3, nil), 0) })
+}
+
+// A refit that panics on a bad setting (Q ≥ p) leaves the model unfitted
+// once the panic is recovered: it never serves the previous fit.
+func TestChapter2PanickedRefitDiscardsFit(t *testing.T) {
+	y := lowRank(40, 5, 2, 0.1, 8)
+	ppcaM := &PPCA{Q: 2}
+	emM := &PPCA{Q: 2, Method: PPCAEM}
+	missM := &PPCA{Q: 2}
+	faM := &FactorAnalysis{Q: 2}
+	mixM := &MixturePPCA{M: 2, Q: 1}
+	bM := &BayesianPCA{}
+	for _, c := range []struct {
+		name string
+		fit  func(Y mat.Matrix) error
+		setQ func(q int)
+		use  func()
+	}{
+		{"PPCA", ppcaM.Fit, func(q int) { ppcaM.Q = q }, func() { ppcaM.LatentTo(&mat.Dense{}) }},
+		{"PPCA EM", emM.Fit, func(q int) { emM.Q = q }, func() { emM.NoiseVariance() }},
+		{"PPCA FitMissing", missM.FitMissing, func(q int) { missM.Q = q }, func() { missM.LoadingsTo(&mat.Dense{}) }},
+		{"FactorAnalysis", faM.Fit, func(q int) { faM.Q = q }, func() { faM.LatentTo(&mat.Dense{}) }},
+		{"MixturePPCA", mixM.Fit, func(q int) { mixM.Q = q }, func() { mixM.LatentTo(&mat.Dense{}) }},
+		{"BayesianPCA", bM.Fit, func(q int) { bM.Q = q }, func() { bM.LatentTo(&mat.Dense{}) }},
+	} {
+		if err := c.fit(y); err != nil && !errors.Is(err, ErrNotConverged) {
+			t.Fatalf("%s: first fit: %v", c.name, err)
+		}
+		c.use() // fitted: must not panic
+		c.setQ(5)
+		mustPanic(t, c.name+" refit with Q = p", func() { _ = c.fit(y) })
+		mustPanic(t, c.name+" after panicked refit", c.use)
+	}
 }

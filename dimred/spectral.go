@@ -131,22 +131,26 @@ func ImpliedCovariance(m SpectralModel, gamma float64) (*mat.SymDense, error) {
 // is zero.
 const defaultSpectralK = 10
 
-// spectralK returns the neighbour count k (default 10) and panics unless
-// 1 ≤ k < n.
-func spectralK(name string, k, n int) int {
+// spectralK returns the neighbour count k (default 10). A negative k or
+// q ≤ 0 is a programmer error and panics; data too small for them
+// (n < q + 2, or k ≥ n) is an error wrapping ErrTooFewPoints.
+func spectralK(name string, q, k, n int) (int, error) {
+	if q <= 0 {
+		panic(fmt.Sprintf("dimred: %s q = %d must be positive", name, q))
+	}
+	if k < 0 {
+		panic(fmt.Sprintf("dimred: %s k = %d must be positive", name, k))
+	}
 	if k == 0 {
 		k = defaultSpectralK
 	}
-	if k < 1 || k >= n {
-		panic(fmt.Sprintf("dimred: %s k = %d outside [1, n−1 = %d]", name, k, n-1))
+	if n < q+2 {
+		return 0, fmt.Errorf("%w: %s with q = %d needs n ≥ q + 2 = %d points, have %d", ErrTooFewPoints, name, q, q+2, n)
 	}
-	return k
-}
-
-func checkSpectralQ(name string, q, n int) {
-	if q <= 0 || q >= n-1 {
-		panic(fmt.Sprintf("dimred: %s q = %d outside [1, n−2 = %d]", name, q, n-2))
+	if k >= n {
+		return 0, fmt.Errorf("%w: %s with k = %d neighbours needs n > k points, have %d", ErrTooFewPoints, name, k, n)
 	}
+	return k, nil
 }
 
 // bottomEigen returns the q+1 smallest eigenpairs of the symmetric sparse
@@ -155,18 +159,42 @@ func checkSpectralQ(name string, q, n int) {
 func bottomEigen(name string, L *linalg.CSR, q int, s *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
 	vals, vecs, err := linalg.EigenSymOp(L, q+1, linalg.Smallest, s)
 	if err != nil {
-		return nil, nil, fmt.Errorf("dimred: %s eigensolve: %w", name, err)
+		return nil, nil, errs.Wrap(err, name+" eigensolve")
 	}
 	return vals, vecs, nil
 }
 
-// checkGraph returns an error wrapping ErrDisconnected when g has more
-// than one component.
+// checkGraph returns an error wrapping ErrOverflow when an edge length of
+// g overflowed (finite data of huge magnitude) and ErrDisconnected when g
+// has more than one component.
 func checkGraph(name string, g *linalg.CSR) error {
+	for i := 0; i < g.N; i++ {
+		cols, vals := g.Row(i)
+		for t, v := range vals {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return errs.Overflowf("%s: the distance between points %d and %d is %v", name, i, cols[t], v)
+			}
+		}
+	}
 	if err := neighbours.CheckConnected(g); err != nil {
-		return fmt.Errorf("dimred: %s neighbourhood graph: %w", name, err)
+		return errs.Wrap(err, name+" neighbourhood graph")
 	}
 	return nil
+}
+
+// exactSquared recomputes the squared distances between y and the rows idx
+// of Y directly (the blocked norm expansion that found the neighbours
+// leaves round-off ~1e-16‖y‖², enough to blur a coincident point).
+func exactSquared(d2 []float64, y []float64, Y *mat.Dense, idx []int) {
+	for t, j := range idx {
+		row := Y.RawRowView(j)
+		s := 0.0
+		for c, v := range y {
+			e := v - row[c]
+			s += e * e
+		}
+		d2[t] = s
+	}
 }
 
 // checkY panics on an empty Y and returns ErrNaN for a non-finite entry.
