@@ -1,8 +1,9 @@
 package dimred
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
@@ -158,12 +159,18 @@ func rowsOf(Y mat.Matrix) rowData { return rowData{mat.DenseCopyOf(Y)} }
 type ranker struct {
 	n      int
 	dy, dx []float64
-	idx    []int
+	idx    []distIndex
 	rho, r []int
 }
 
+// distIndex is a distance with its point, sorted by distance then index.
+type distIndex struct {
+	d float64
+	j int
+}
+
 func newRanker(n int) *ranker {
-	return &ranker{n: n, dy: make([]float64, n), dx: make([]float64, n), idx: make([]int, n), rho: make([]int, n), r: make([]int, n)}
+	return &ranker{n: n, dy: make([]float64, n), dx: make([]float64, n), idx: make([]distIndex, 0, n), rho: make([]int, n), r: make([]int, n)}
 }
 
 // ranks returns ρ_i· and r_i· (1-based; entry i unused).
@@ -192,21 +199,20 @@ func sqDistRow(d []float64, Y rowData, i int) {
 
 // rankInto sets rank[j] = 1 + #{points nearer to i than j} (ties by
 // index), skipping i itself.
-func rankInto(rank, idx []int, d []float64, i int) {
+func rankInto(rank []int, idx []distIndex, d []float64, i int) {
 	idx = idx[:0]
-	for j := range d {
+	for j, v := range d {
 		if j != i {
-			idx = append(idx, j)
+			idx = append(idx, distIndex{v, j})
 		}
 	}
-	sort.Slice(idx, func(a, b int) bool {
-		da, db := d[idx[a]], d[idx[b]]
-		if da != db {
-			return da < db
+	slices.SortFunc(idx, func(a, b distIndex) int {
+		if c := cmp.Compare(a.d, b.d); c != 0 {
+			return c
 		}
-		return idx[a] < idx[b]
+		return cmp.Compare(a.j, b.j)
 	})
-	for p, j := range idx {
-		rank[j] = p + 1
+	for p, e := range idx {
+		rank[e.j] = p + 1
 	}
 }
