@@ -70,6 +70,15 @@ type ch5Data struct {
 	PCA    *mat.Dense
 }
 
+// data is the figure's Data field: the dataset name, "synthetic" for the
+// generated swiss roll.
+func (d *ch5Data) data() string {
+	if d.Y != nil && d.Name == "swiss roll" {
+		return "synthetic"
+	}
+	return d.Name
+}
+
 func ch5Embed(d *ch5Data) (*ch5Data, error) {
 	d.X = make([]*mat.Dense, len(ch5Methods))
 	for i, m := range ch5Methods {
@@ -343,7 +352,7 @@ func ch5TruthFigure(id, caption string, d *ch5Data, truthTitle string) (*Figure,
 		}
 		nums = append(nums, Ours("Procrustes RMS / RMS spread of the truth ("+m.Name+")", e))
 	}
-	return &Figure{ID: id, Caption: caption, Data: d.Name, Panels: panels, Cols: 3, Numbers: nums}, nil
+	return &Figure{ID: id, Caption: caption, Data: d.data(), Panels: panels, Cols: 3, Numbers: nums}, nil
 }
 
 // FigX5_1SwissRoll: the swiss roll (n = 1000, k = 10) unrolled by each
@@ -410,7 +419,7 @@ func ch5QualityFigure(id string, d *ch5Data, maxK int) (*Figure, error) {
 		ID: id,
 		Caption: fmt.Sprintf("Rank-based quality (Lee & Verleysen 2009) of the 2-D embeddings of the %s data (n = %d, k = %d): Q_NX(K), the average share of each point's K nearest neighbours that stay among its K nearest in the embedding, and LCMC(K) = Q_NX(K) − K/(n−1), which subtracts what a random embedding scores.",
 			d.Name, n, d.K),
-		Data:    d.Name,
+		Data:    d.data(),
 		Panels:  []*plot.Plot{pq, pl},
 		Width:   24 * vg.Centimeter,
 		Height:  10 * vg.Centimeter,
