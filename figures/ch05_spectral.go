@@ -2,7 +2,7 @@ package figures
 
 // Chapter 5 (§5.4–5.6) and the spectral paper's Figs 3 and 5: Laplacian
 // eigenmaps, LLE and Isomap on the stick man (k = 6) and the robot WiFi
-// data (k = 7), with an MVU panel slot; the swiss roll and the
+// data (k = 7), with MVU beside them; the swiss roll and the
 // rotated-sixes circle as extra figures; Q_NX curves (Lee & Verleysen
 // 2009) of every embedding per data set.
 //
@@ -40,21 +40,37 @@ func init() {
 	Register("X5.6", 5, FigX5_6SixesQuality)
 }
 
-// ch5Method is one spectral method of the figures' panel list. New is nil
-// for a method not implemented yet: its panel says where it will come
-// from. Adding MVU is replacing its nil by a constructor.
+// ch5Method is one spectral method of the figures' panel list: a method
+// joins the figures by one entry. A method that is not run on a data set
+// (Embed returns nil) gets a panel saying why.
 type ch5Method struct {
 	Name string
 	New  func(k int, t float64) dimred.Embedder // k neighbours, heat-kernel t
+	// Embed, when set, replaces New: it returns the embedding of d, or nil
+	// with the reason the method is not run on d.
+	Embed func(d *ch5Data) (*mat.Dense, string, error)
 }
 
 var ch5Methods = []ch5Method{
-	{"Laplacian eigenmaps", func(k int, t float64) dimred.Embedder {
+	{Name: "Laplacian eigenmaps", New: func(k int, t float64) dimred.Embedder {
 		return &dimred.LaplacianEigenmaps{Q: 2, K: k, T: t}
 	}},
-	{"LLE", func(k int, _ float64) dimred.Embedder { return &dimred.LLE{Q: 2, K: k} }},
-	{"Isomap", func(k int, _ float64) dimred.Embedder { return &dimred.Isomap{Q: 2, K: k} }},
-	{"MVU", nil}, // dimred.MVU (the SDP) is in preparation
+	{Name: "LLE", New: func(k int, _ float64) dimred.Embedder { return &dimred.LLE{Q: 2, K: k} }},
+	{Name: "Isomap", New: func(k int, _ float64) dimred.Embedder { return &dimred.Isomap{Q: 2, K: k} }},
+	{Name: "MVU", Embed: ch5MVU},
+}
+
+// ch5MVU is MVU's panel: the stick man and robot WiFi embeddings fitted
+// once per process (Fig X5.10 reuses them). The dense SDP grows as the cube
+// of the number of constraints (≈ nk), so the larger sets are not run.
+func ch5MVU(d *ch5Data) (*mat.Dense, string, error) {
+	switch d.Name {
+	case "stick", "robot_wireless":
+		X, err := mvuEmbedding(d.Name)
+		return X, "", err
+	}
+	n, _ := d.Y.Dims()
+	return nil, fmt.Sprintf("MVU: not run at n = %d (the dense SDP's cost grows as (nk)³)", n), nil
 }
 
 // ch5Data is one data set with its embeddings.
@@ -66,7 +82,8 @@ type ch5Data struct {
 	Path   bool       // points form a sequence: join consecutive ones
 	K      int
 	HeatT  float64
-	X      []*mat.Dense // per ch5Methods entry; nil for an unimplemented one
+	X      []*mat.Dense // per ch5Methods entry; nil for a method not run
+	NotRun []string     // per ch5Methods entry: why X is nil
 	PCA    *mat.Dense
 }
 
@@ -81,8 +98,14 @@ func (d *ch5Data) data() string {
 
 func ch5Embed(d *ch5Data) (*ch5Data, error) {
 	d.X = make([]*mat.Dense, len(ch5Methods))
+	d.NotRun = make([]string, len(ch5Methods))
 	for i, m := range ch5Methods {
-		if m.New == nil {
+		if m.Embed != nil {
+			X, why, err := m.Embed(d)
+			if err != nil {
+				return nil, fmt.Errorf("figures: %s on %s: %w", m.Name, d.Name, err)
+			}
+			d.X[i], d.NotRun[i] = X, why
 			continue
 		}
 		e := m.New(d.K, d.HeatT)
@@ -215,10 +238,10 @@ func ch5EmbeddingPanel(title string, X *mat.Dense, d *ch5Data, xl, yl string) *p
 	return p
 }
 
-// ch5Placeholder is the panel of a method not implemented yet.
-func ch5Placeholder(name string) *plot.Plot {
+// ch5Placeholder is the panel of a method not run on the data, saying why.
+func ch5Placeholder(name, why string) *plot.Plot {
 	p := hideAll(newPlot(name, "", ""))
-	l := labels([]float64{0.5}, []float64{0.5}, []string{name + ": see dimred." + name + " (in preparation)"}, 10)
+	l := labels([]float64{0.5}, []float64{0.5}, []string{why}, 10)
 	p.Add(l)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
 	return p
@@ -229,7 +252,7 @@ func ch5MethodPanels(d *ch5Data) []*plot.Plot {
 	var out []*plot.Plot
 	for i, m := range ch5Methods {
 		if d.X[i] == nil {
-			out = append(out, ch5Placeholder(m.Name))
+			out = append(out, ch5Placeholder(m.Name, d.NotRun[i]))
 			continue
 		}
 		out = append(out, ch5EmbeddingPanel(fmt.Sprintf("%s (k = %d)", m.Name, d.K), d.X[i], d, "x₁", "x₂"))
@@ -266,7 +289,7 @@ func ch5AUCNumbers(d *ch5Data) ([]Number, []*dimred.NeighbourhoodCurve, error) {
 }
 
 const ch5Why = "The paper states no numbers for its embedding figures; the numbers are ours. LE uses the correct heat kernel of each edge " +
-	"(the paper's code weighted edges by neighbour slot), so its panel can differ from the paper's. The MVU panel awaits dimred.MVU."
+	"(the paper's code weighted edges by neighbour slot), so its panel can differ from the paper's. MVU is run on the stick man and the robot only (its SDP grows as (nk)³)."
 
 // FigP3StickSpectral draws the spectral paper's Figure 3: the stick-man
 // motion capture (55 frames) embedded in two dimensions by Laplacian
