@@ -62,11 +62,6 @@ type KernelPCA struct {
 	vecs      *mat.Dense
 }
 
-// kpcaDenseMax is the size up to which KernelPCA always uses the dense
-// eigensolver (the package's measured crossover for kernel matrices is
-// lower; the dense path also returns every requested pair exactly).
-const kpcaDenseMax = 200
-
 // Fit computes the kernel matrix of the rows of Y (n×p, never modified)
 // and fits the model to it. It returns an error wrapping ErrNaN for a
 // non-finite entry of Y or of K, ErrTooFewPoints for n < 2, or the
@@ -171,7 +166,7 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 	var vals []float64
 	var vecs *mat.Dense
 	var err error
-	if n <= kpcaDenseMax || 10*q > n || (k.Eigen != nil && k.Eigen.Method == linalg.EigenDense) {
+	if linalg.PreferDense(n, q) || (k.Eigen != nil && k.Eigen.Method == linalg.EigenDense) {
 		if !k.NoCentre {
 			// K̃_ij = K_ij − k̄_i − k̄_j + k̄ on the upper triangle, all cores.
 			parallel.TriRows(n, func(i int) {

@@ -19,8 +19,8 @@ import (
 type SVDMethod int
 
 const (
-	// SVDAuto uses the dense SVD when min(m, n) ≤ svdDenseMax and SVDExact
-	// otherwise.
+	// SVDAuto uses the dense SVD when PreferDense(min(m, n), k) and
+	// SVDExact otherwise.
 	SVDAuto SVDMethod = iota
 	// SVDExact computes the leading singular triplets to the eigensolver's
 	// tolerance: block Lanczos on the implicit Gram operator AᵀA (n×n, when
@@ -35,9 +35,6 @@ const (
 	// SVDDense computes the full thin SVD (mat.SVD) and truncates it.
 	SVDDense
 )
-
-// svdDenseMax is the largest min(m, n) for which SVDAuto uses mat.SVD.
-const svdDenseMax = 200
 
 // SVDSettings tunes TruncatedSVD; nil or the zero value selects defaults.
 type SVDSettings struct {
@@ -73,7 +70,7 @@ func TruncatedSVD(a mat.Matrix, k int, s *SVDSettings) (sv []float64, u, v *mat.
 	}
 	method := s.Method
 	if method == SVDAuto {
-		if min(m, n) <= svdDenseMax {
+		if PreferDense(min(m, n), k) {
 			method = SVDDense
 		} else {
 			method = SVDExact
@@ -173,7 +170,7 @@ func svdExact(a *mat.Dense, k int, tol float64, src rand.Source) ([]float64, *ma
 	raw := a.RawMatrix()
 	g := gramOp{a: blas64.General{Rows: m, Cols: n, Stride: raw.Stride, Data: raw.Data}, trans: m < n}
 	es := &EigenSettings{Method: EigenLanczos, Tol: tol, Src: src}
-	if useDense(g.Size(), k) {
+	if PreferDense(g.Size(), k) {
 		es.Method = EigenDense
 	}
 	_, w, err := EigenSymOp(g, k, Largest, es)
