@@ -159,12 +159,8 @@ func (c *CSR) Map(f func(i, j int, v float64) float64) *CSR {
 	return out
 }
 
-// csrParallelNNZ is the number of stored entries above which products are
-// split across cores.
-const csrParallelNNZ = 1 << 15
-
 // MulVecTo sets dst = A x (SymOperator). Rows are split over GOMAXPROCS
-// goroutines when the matrix has more than csrParallelNNZ entries.
+// goroutines when the product touches at least parallel.Grain entries.
 func (c *CSR) MulVecTo(dst, x []float64) {
 	if len(dst) != c.N || len(x) != c.N {
 		panic(mat.ErrShape)
@@ -188,7 +184,7 @@ func (c *CSR) mulBlockTo(dst, x []float64, b int) {
 			}
 		}
 	}
-	if c.NNZ()*b < csrParallelNNZ {
+	if c.NNZ()*b < parallel.Grain {
 		f(0, n)
 		return
 	}
