@@ -110,8 +110,14 @@ func (c *CSR) At(i, j int) float64 {
 // T returns the transpose as a mat.Matrix (an implicit view).
 func (c *CSR) T() mat.Matrix { return mat.Transpose{Matrix: c} }
 
-// NNZ returns the number of stored entries.
-func (c *CSR) NNZ() int { return c.RowPtr[c.N] }
+// NNZ returns the number of stored entries. The zero value CSR{} is the
+// empty 0×0 matrix.
+func (c *CSR) NNZ() int {
+	if len(c.RowPtr) == 0 {
+		return 0
+	}
+	return c.RowPtr[c.N]
+}
 
 // Row returns the column indices and values of row i (views, not copies).
 func (c *CSR) Row(i int) (cols []int, vals []float64) {
