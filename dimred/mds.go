@@ -84,6 +84,9 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
 	}
 	D := mat.NewSymDense(n, nil)
 	linalg.PairwiseSquaredDistances(D, Y)
+	if err := linalg.CheckFormed(D, "squared distances D"); err != nil {
+		return fmt.Errorf("dimred: ClassicalMDS: %w", err)
+	}
 	if err := m.fit(D); err != nil {
 		return err
 	}
@@ -161,6 +164,9 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	)
 	if n <= limit {
 		B := linalg.DoubleCentre(nil, D)
+		if err := linalg.CheckFormed(B, "B = −½HDH"); err != nil {
+			return fmt.Errorf("dimred: ClassicalMDS: %w", err)
+		}
 		vals, vecs, err = linalg.EigenSym(B, n, linalg.Largest, &linalg.EigenSettings{Method: linalg.EigenDense})
 		m.all = true
 	} else {

@@ -127,6 +127,9 @@ func EigenSym(a mat.Symmetric, k int, end EigenEnd, s *EigenSettings) (vals []fl
 // eigenspace per block column); set BlockSize to the expected multiplicity
 // (e.g. the number of components of a disconnected graph).
 //
+// A product holding a NaN or ±Inf stops the iteration with an error
+// wrapping ErrNaN that names the product and the entry.
+//
 // With EigenDense (or EigenAuto at small n) the operator is materialised
 // column by column, n products.
 func EigenSymOp(op SymOperator, k int, end EigenEnd, s *EigenSettings) (vals []float64, vecs *mat.Dense, err error) {
@@ -191,7 +194,7 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 		}
 	}
 	vals, vecs, err := blockLanczos(op, k, end, p)
-	if err != nil && s.Method == EigenAuto && n <= autoDenseFallback {
+	if err != nil && !errors.Is(err, ErrNaN) && s.Method == EigenAuto && n <= autoDenseFallback {
 		if dense == nil {
 			dense = materialise(op)
 		}
