@@ -151,7 +151,11 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 }
 
 func pcaCovariance(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
-	vals, u, err := linalg.EigenSym(sampleCov(Y, mu), q, linalg.Largest, nil)
+	S := sampleCov(Y, mu)
+	if err := linalg.CheckFormed(S, "covariance S"); err != nil {
+		return nil, nil, fmt.Errorf("PCA: %w", err)
+	}
+	vals, u, err := linalg.EigenSym(S, q, linalg.Largest, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("PCA covariance eigenproblem: %w", err)
 	}
@@ -164,6 +168,9 @@ func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 	c := centred(Y, mu)
 	var k mat.SymDense
 	k.SymOuterK(1, c)
+	if err := linalg.CheckFormed(&k, "inner products ŶŶᵀ"); err != nil {
+		return nil, nil, fmt.Errorf("PCA: %w", err)
+	}
 	ev, v, err := linalg.EigenSym(&k, q, linalg.Largest, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("PCA inner-product eigenproblem: %w", err)
