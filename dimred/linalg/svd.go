@@ -73,7 +73,7 @@ func TruncatedSVD(a mat.Matrix, k int, s *SVDSettings) (sv []float64, u, v *mat.
 	// Work at unit scale: AᵀA of an A with entries near 1e200 would
 	// overflow although its singular values are representable. Scaling by
 	// a power of two is exact; ordinary data are left untouched.
-	a, scale := unitScale(a)
+	a, scale := UnitScale(a)
 	method := s.Method
 	if method == SVDAuto {
 		if PreferDense(min(m, n), k) {
@@ -108,28 +108,6 @@ func TruncatedSVD(a mat.Matrix, k int, s *SVDSettings) (sv []float64, u, v *mat.
 	}
 	signPairs(u, v)
 	return sv, u, v, err
-}
-
-// unitScale returns a, or when its largest magnitude m is beyond 2^±400
-// (so that products such as AᵀA could overflow or underflow) a copy
-// divided by the power of two 2^e ≤ m, and the factor 2^e to multiply
-// singular values by.
-func unitScale(a mat.Matrix) (mat.Matrix, float64) {
-	r, c := a.Dims()
-	m := 0.0
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			m = math.Max(m, math.Abs(a.At(i, j)))
-		}
-	}
-	if m == 0 || (m < 0x1p+400 && m > 0x1p-400) {
-		return a, 1
-	}
-	_, e := math.Frexp(m)
-	e--
-	out := mat.NewDense(r, c, nil)
-	out.Apply(func(_, _ int, v float64) float64 { return math.Ldexp(v, -e) }, a)
-	return out, math.Ldexp(1, e)
 }
 
 func svdDense(a mat.Matrix, k int) ([]float64, *mat.Dense, *mat.Dense, error) {

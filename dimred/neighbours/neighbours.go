@@ -100,32 +100,12 @@ func (s Search) KNearest(Y mat.Matrix, k int) (*Neighbours, error) {
 }
 
 // scaledCopy returns a copy of Y, divided by a power of two when its
-// largest entry m is so large that squared distances (up to 4p·m²) would
-// overflow or so small that squares would underflow, and the factor to
-// multiply distances of the copy by (1 if unscaled, so ordinary data are
-// untouched). Scaling by a power of two is exact.
+// scale is extreme (linalg.UnitScale), and the factor to multiply
+// distances of the copy by (1 for data of ordinary scale, which are
+// untouched).
 func scaledCopy(Y mat.Matrix) (*mat.Dense, float64) {
-	yd := mat.DenseCopyOf(Y)
-	raw := yd.RawMatrix()
-	m := 0.0
-	for i := 0; i < raw.Rows; i++ {
-		for _, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
-			m = math.Max(m, math.Abs(v))
-		}
-	}
-	if m == 0 || (m < 0x1p+480 && m > 0x1p-480) {
-		return yd, 1
-	}
-	_, e := math.Frexp(m) // m = f·2^e, f ∈ [½, 1)
-	e--                   // 2^e ≤ m, finite for every finite m
-	for i := 0; i < raw.Rows; i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
-		for j, v := range row {
-			row[j] = math.Ldexp(v, -e)
-		}
-	}
-	scale := math.Ldexp(1, e)
-	return yd, scale
+	ys, scale := linalg.UnitScale(Y)
+	return mat.DenseCopyOf(ys), scale
 }
 
 // kdPoint is a row of Y with its index, for gonum's kd-tree.
