@@ -12,9 +12,9 @@ package linalg
 //   - k eigenpairs (or singular triplets) of an n×n problem are computed
 //     densely when PreferDense(n, k): n ≤ DenseMax or k > n/10.
 //   - An iterative EigenAuto run that does not converge falls back to the
-//     dense solver when n ≤ 1000 (autoDenseFallback).
+//     dense solver when n ≤ 1000.
 //   - A sparse *CSR with n ≥ 1500 and k ≤ n/20 is solved by Lanczos on a
-//     Chebyshev filter (chebMinN); below that plain Lanczos is as fast.
+//     Chebyshev filter; below that plain Lanczos is as fast.
 //   - A caller that wants the whole spectrum for diagnostics (ClassicalMDS's
 //     negative eigenvalues) computes it densely when n ≤ FullSpectrumMax
 //     and only the k wanted pairs otherwise.
