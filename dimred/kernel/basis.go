@@ -22,8 +22,7 @@ type FeatureMap interface {
 
 // EQBasis is a set of exponentiated quadratic (radial, Gaussian) basis
 // functions with centres μ_j and common width ℓ, in the book's form
-// (opening of Chapter 4 and Box 4.1, with the index slip of the former
-// corrected)
+// (the opening of Chapter 4, with the index slip of its first φ_j corrected)
 //
 //	φ_j(y) = exp(−‖y − μ_j‖² / ℓ²),
 //
@@ -146,8 +145,7 @@ func (k FeatureKernel) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 
 // IntervalEQKernel returns the covariance of infinitely many normalised EQ
 // basis functions of width ℓ spread uniformly over [a, b] with weight
-// density α (book §4.2.1, with the bracket of its preceding step
-// corrected):
+// density α (book §4.2.1, with the bracket of its half-infinite form corrected):
 //
 //	k(y, y') = α/√(2πℓ²) · exp(−(y−y')²/(2ℓ²)) ·
 //	           ½[erf(√(2/ℓ²)(b − (y+y')/2)) − erf(√(2/ℓ²)(a − (y+y')/2))].

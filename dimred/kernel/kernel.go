@@ -341,8 +341,8 @@ func Gram(dst *mat.SymDense, k Kernel, Y mat.Matrix) {
 //
 //	d_ij = ‖φ(y_i) − φ(y_j)‖² = k_ii + k_jj − 2 k_ij
 //
-// (the opening of book Chapter 4; the book's eq. (5.1) in §5.2 prints
-// −k_jj, a sign error). For a stationary kernel with unit variance d_ij = 2 − 2k_ij, so
+// (the opening of book Chapter 4; §5.2's eq. (5.1) prints −k_jj, a sign
+// error). For a stationary kernel with unit variance d_ij = 2 − 2k_ij, so
 // pairs the kernel sees as dissimilar (k_ij ≈ 0) sit at distance √2.
 // Round-off below zero is set to zero; the diagonal is exactly zero. An
 // empty dst is resized; a dst of another size panics with mat.ErrShape.

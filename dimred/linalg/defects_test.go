@@ -40,19 +40,9 @@ func TestEigenSymOpNaNProduct(t *testing.T) {
 	}
 }
 
-// Matrices formed from finite input that overflow are ErrOverflow, not
-// "NaN or Inf in input".
+// Extreme-scale input whose products overflow: representable results are
+// returned, others are ErrOverflow, never "NaN or Inf in input".
 func TestOverflowOnFiniteInput(t *testing.T) {
-	Y := mat.NewDense(3, 2, []float64{1e300, 0, -1e300, 1, 0, 2})
-	var D mat.SymDense
-	PairwiseSquaredDistances(&D, Y)
-	err := CheckFormed(&D, "D")
-	if !errors.Is(err, ErrOverflow) || errors.Is(err, ErrNaN) {
-		t.Errorf("CheckFormed: err = %v, want ErrOverflow", err)
-	}
-	if err := CheckFormed(mat.NewDense(2, 2, []float64{1, 2, 3, 4}), "A"); err != nil {
-		t.Errorf("finite matrix: %v", err)
-	}
 	// TruncatedSVD on a finite A whose AᵀA overflows: the singular
 	// values (≈ 1e300) are representable, so every path must return them.
 	A := mat.NewDense(400, 300, nil)

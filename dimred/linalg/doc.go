@@ -26,8 +26,8 @@
 // result is representable (UnitScale).
 //
 // Errors follow dimred's rule: a NaN or Inf in the input, or in an
-// operator's product, is returned as an error wrapping ErrNaN; a matrix
-// formed from finite input that overflows as ErrOverflow (CheckFormed); an
+// operator's product, is returned as an error wrapping ErrNaN; an overflow
+// of a result computed from finite input as ErrOverflow; an
 // eigensolver that runs out of iterations as a *NotConvergedError wrapping
 // ErrNotConverged; wrong shapes and impossible arguments panic.
 package linalg

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// notebook is an executed .ipynb held as generic JSON, so that every field
+// nbconvert reads survives the round trip unchanged.
+type notebook struct {
+	Name  string // file name without .ipynb, e.g. "02-linear-models"
+	Title string // the first level-1 heading, or Name
+	JSON  map[string]any
+
+	Figures     []string // figure ids shown on the page, in order
+	Interactive int      // interactive (ECharts) views on the page
+	Math        bool     // the markdown has $ … $ or $$ … $$ formulas
+}
+
+// Page is the site's file name for the notebook.
+func (nb *notebook) Page() string { return nb.Name + ".html" }
+
+func readNotebook(path string) (*notebook, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	nb := &notebook{Name: name, Title: name, JSON: m}
+	for _, c := range nb.cells() {
+		if c["cell_type"] != "markdown" {
+			continue
+		}
+		src := joinText(c["source"])
+		if !nb.Math && mathRE.MatchString(src) {
+			nb.Math = true
+		}
+		if nb.Title == name {
+			for _, line := range strings.Split(src, "\n") {
+				if t, ok := strings.CutPrefix(line, "# "); ok {
+					nb.Title = strings.TrimSpace(t)
+					break
+				}
+			}
+		}
+	}
+	return nb, nil
+}
+
+// mathRE matches a TeX formula in markdown: $$…$$ or $…$ with no space
+// just inside the dollars (as MathJax's tex2jax and nbconvert's markdown
+// reader see them).
+var mathRE = regexp.MustCompile(`\$\$[^$]+\$\$|\$[^$\s][^$]*\$`)
+
+func (nb *notebook) cells() []map[string]any {
+	cs, _ := nb.JSON["cells"].([]any)
+	out := make([]map[string]any, 0, len(cs))
+	for _, c := range cs {
+		if m, ok := c.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// joinText returns a notebook multi-line string (a string or a list of
+// strings) as one string.
+func joinText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []any:
+		var b strings.Builder
+		for _, s := range v {
+			if s, ok := s.(string); ok {
+				b.WriteString(s)
+			}
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// captionRE finds the figure id in the caption HTML that figures.Show
+// displays right after a figure's PNG: <p><b>Figure 2.1.</b> ….
+var captionRE = regexp.MustCompile(`^\s*<p><b>Figure ([A-Z]?[0-9]+\.[0-9]+)\.</b>`)
+
+// echartsRE matches the ECharts script URL that go-echarts writes into its
+// pages (a CDN), also when HTML-escaped inside an iframe's srcdoc.
+var echartsRE = regexp.MustCompile(`https?://[^"'&\s<>]*/echarts(?:\.min)?\.js`)
+
+// localEChartsURL is where the site keeps the bundled ECharts script,
+// relative to a page (an iframe srcdoc resolves it against its parent page).
+const localEChartsURL = "assets/echarts.min.js"
+
+// prepare rewrites the notebook's outputs for the site:
+//
+//   - a figure's embedded PNG, followed by its caption, becomes the figure's
+//     full-resolution file from the reproduction (SVG where there is one),
+//     in a <figure> with the anchor figureAnchor(id), linked to the file;
+//   - the ECharts script of interactive views is loaded from the site.
+//
+// figFile maps a figure id to its site path ("" when the report has none).
+func (nb *notebook) prepare(figFile func(id string) string) {
+	for _, c := range nb.cells() {
+		outs, _ := c["outputs"].([]any)
+		for i, o := range outs {
+			out, _ := o.(map[string]any)
+			data, _ := out["data"].(map[string]any)
+			if data == nil {
+				continue
+			}
+			if h, ok := data["text/html"]; ok {
+				s := joinText(h)
+				if strings.Contains(s, "echarts.init(") {
+					nb.Interactive++
+				}
+				if echartsRE.MatchString(s) {
+					data["text/html"] = echartsRE.ReplaceAllString(s, localEChartsURL)
+				}
+			}
+			if _, ok := data["image/png"]; !ok || i+1 >= len(outs) {
+				continue
+			}
+			next, _ := outs[i+1].(map[string]any)
+			nd, _ := next["data"].(map[string]any)
+			m := captionRE.FindStringSubmatch(joinText(nd["text/html"]))
+			if m == nil {
+				continue
+			}
+			id := m[1]
+			nb.Figures = append(nb.Figures, id)
+			file := figFile(id)
+			if file == "" {
+				continue // keep the notebook's PNG
+			}
+			out["data"] = map[string]any{"text/html": figureHTML(id, file)}
+			out["metadata"] = map[string]any{}
+		}
+	}
+}
+
+// figureHTML is a figure at full resolution, linked to its file.
+func figureHTML(id, file string) string {
+	f := html.EscapeString(file)
+	return fmt.Sprintf(`<figure class="book-figure" id="%s"><a href="%s"><img src="%s" alt="Figure %s"></a></figure>`,
+		figureAnchor(id), f, f, html.EscapeString(id))
+}
+
+// figureAnchor is the HTML id of a figure on the chapter and report pages:
+// "2.1" → "figure-2-1", "X3.2" → "figure-x3-2".
+func figureAnchor(id string) string {
+	return "figure-" + strings.ToLower(strings.ReplaceAll(id, ".", "-"))
+}
+
+// setBook stores the page's navigation in the notebook's metadata, where
+// the book template reads it.
+func (nb *notebook) setBook(prev, next *notebook, footer string) {
+	md, _ := nb.JSON["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		nb.JSON["metadata"] = md
+	}
+	link := func(o *notebook) any {
+		if o == nil {
+			return nil
+		}
+		return map[string]any{"href": o.Page(), "title": o.Title}
+	}
+	md["title"] = nb.Title
+	md["book"] = map[string]any{
+		"css":    "assets/book.css",
+		"index":  "index.html",
+		"prev":   link(prev),
+		"next":   link(next),
+		"footer": footer,
+	}
+}
+
+func (nb *notebook) write(dir string) (string, error) {
+	b, err := json.Marshal(nb.JSON)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, nb.Name+".ipynb")
+	return path, os.WriteFile(path, b, 0o644)
+}
+
+// hrefRE finds link targets in the rendered HTML.
+var hrefRE = regexp.MustCompile(`href="([^"#]*)(#[^"]*)?"`)
+
+// rewriteLinks points links between notebooks (NN-name.ipynb) at their
+// pages and links to the reproduction report (figures/README.md) at the
+// report page.
+func rewriteLinks(page string, names map[string]bool) string {
+	return hrefRE.ReplaceAllStringFunc(page, func(s string) string {
+		m := hrefRE.FindStringSubmatch(s)
+		target, frag := m[1], m[2]
+		if strings.Contains(target, "://") || strings.HasPrefix(target, "data:") {
+			return s
+		}
+		base := filepath.Base(target)
+		switch {
+		case strings.HasSuffix(base, ".ipynb") && names[strings.TrimSuffix(base, ".ipynb")]:
+			target = strings.TrimSuffix(base, ".ipynb") + ".html"
+		case strings.HasSuffix(target, "figures/README.md") || strings.HasSuffix(target, "figures/report.json"):
+			target = "report.html"
+		default:
+			return s
+		}
+		return `href="` + target + frag + `"`
+	})
+}
+
+// remoteRE finds resources a page would fetch from another host: a src,
+// or a stylesheet or icon href, that is an absolute http(s) or
+// protocol-relative URL; url(…) in CSS likewise.
+var remoteRE = regexp.MustCompile(`(?i)(?:\ssrc\s*=\s*["']?|<link[^>]*\shref\s*=\s*["']?|url\(\s*["']?|@import\s+["'])((?:https?:)?//[^"'\s)>]+)`)
+
+// remoteRefs lists the remote resources of an HTML page, also those inside
+// HTML-escaped iframe srcdoc attributes.
+func remoteRefs(page string) []string {
+	var refs []string
+	seen := map[string]bool{}
+	for _, s := range []string{page, html.UnescapeString(page)} {
+		for _, m := range remoteRE.FindAllStringSubmatch(s, -1) {
+			if !seen[m[1]] {
+				seen[m[1]] = true
+				refs = append(refs, m[1])
+			}
+		}
+	}
+	return refs
+}
