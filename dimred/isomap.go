@@ -69,7 +69,7 @@ type Isomap struct {
 
 	// DenseLimit is passed to ClassicalMDS: the largest n (or m) whose B
 	// is diagonalised densely, all eigenvalues reported; 0 means
-	// DefaultMDSDenseLimit.
+	// linalg.FullSpectrumMax.
 	DenseLimit int
 	Eigen      *linalg.EigenSettings // partial eigensolver settings; nil means defaults
 
