@@ -49,6 +49,8 @@ var conformanceCases = []conformanceCase{
 	{"ClassicalMDS", 2, func() Embedder { return &ClassicalMDS{Q: 2} }},
 	{"KernelPCA/RBF", 2, func() Embedder { return &KernelPCA{Kernel: kernel.RBF{LengthScale: 2}, Q: 2} }},
 	{"KernelPCA/Linear", 2, func() Embedder { return &KernelPCA{Kernel: kernel.Linear{}, Q: 2} }},
+	{"GTM", 2, func() Embedder { return &GTM{Grid: 6} }},
+	{"DensityNetwork", 2, func() Embedder { return &DensityNetwork{Samples: 30, Hidden: 5} }},
 }
 
 // conformanceData is the shared 40×5 data set: a 2-D linear structure with

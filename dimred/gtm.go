@@ -431,3 +431,5 @@ func (m *GTM) LogLikelihood() float64 { m.mustFit(); return m.ll }
 
 // Iterations returns the number of EM steps of the last Fit.
 func (m *GTM) Iterations() int { return m.iters }
+
+var _ Projector = (*GTM)(nil)
