@@ -102,7 +102,6 @@ func TestGTMResponsibilitiesSumToOne(t *testing.T) {
 	}
 }
 
-
 // One grid point: the GTM is a single isotropic Gaussian, whose EM fixed
 // point is the closed form f = ȳ (up to the weight prior, negligible at tiny
 // α) and β⁻¹ = Σ_i ‖y_i − ȳ‖²/(np).
