@@ -71,3 +71,24 @@ func TestCh6SyntheticGolden(t *testing.T) {
 		t.Run(strings.ReplaceAll(f.ID, ".", "_"), func(t *testing.T) { checkGolden(t, f) })
 	}
 }
+
+// Fig 6.11 (stick man) and X6.1 (magnification factors) on the book's
+// data: they run, and the factors are positive and vary over latent space.
+func TestCh6DataFigures(t *testing.T) {
+	f := ch2DataFigure(t, Fig6_11StickGTM)
+	if len(f.Panels) != 3 {
+		t.Errorf("Fig 6.11 has %d panels, want 3", len(f.Panels))
+	}
+	if testing.Short() {
+		t.Skip("X6.1 fits a 20×20 GTM to the oil data")
+	}
+	x := ch2DataFigure(t, FigX6_1Magnification)
+	lo, hi, nn := x.Numbers[0].Ours, x.Numbers[1].Ours, x.Numbers[2].Ours
+	if !(lo > 0 && hi > 2*lo) {
+		t.Errorf("magnification factors in [%v, %v]", lo, hi)
+	}
+	// PCA gives 162 errors (Fig X2.4); a 20×20 GTM must do far better.
+	if nn > 100 {
+		t.Errorf("20×20 GTM: %v 1-NN errors", nn)
+	}
+}
