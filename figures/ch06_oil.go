@@ -299,3 +299,23 @@ func MagnificationFigure(m *dimred.GTM, X *mat.Dense, ds *datasets.Dataset) *Fig
 		},
 	}
 }
+
+// OilFitsFigure draws already fitted oil models side by side, one panel
+// each, with their 1-NN errors beside the book's (NaN: none) — the
+// one-seed version of Figs 6.8 and 6.10 that a notebook can afford; the
+// registered figures run several seeds.
+func OilFitsFigure(id string, ds *datasets.Dataset, fits []*LatentFit, names []string, book []float64) *Figure {
+	var panels []*plot.Plot
+	var nums []Number
+	for i, f := range fits {
+		panels = append(panels, oilPanel(fmt.Sprintf("(%c) %s: %d errors", 'a'+i, names[i], f.Errors), f.X, ds))
+		nums = append(nums, Num(fmt.Sprintf("%s: 1-NN errors, one seed", names[i]), book[i], float64(f.Errors), 0),
+			Ours(fmt.Sprintf("%s: fit time (s)", names[i]), f.Seconds))
+	}
+	return &Figure{
+		ID:      id,
+		Caption: fmt.Sprintf("Oil data (1000 training points) in the latent spaces of the models of Fig %s, one seed each; the book's counts are single runs with another random stream (the report gives the spread over seeds).", id),
+		Data:    "oil", Panels: panels,
+		Width: vg.Length(len(fits)) * 10 * vg.Centimeter, Height: 10 * vg.Centimeter, Numbers: nums,
+	}
+}
