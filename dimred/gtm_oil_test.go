@@ -2,6 +2,7 @@ package dimred_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/dimredbook/book/datasets"
@@ -34,9 +35,18 @@ func TestOilNonlinearNNErrors(t *testing.T) {
 		m.LatentTo(&X)
 		return dimred.NearestNeighbourErrors(&X, ds.Labels)
 	}
-	g10, g20, g30 := nn(&dimred.GTM{Grid: 10}), nn(&dimred.GTM{Grid: 20}), nn(&dimred.GTM{Grid: 30})
+	// One seed can break the order (the random RBF centres matter: seed
+	// PCG(1, 6) gives 80, 18, 23); the mean over three seeds must not.
+	gtm := func(g int) int {
+		s := 0
+		for seed := uint64(1); seed <= 3; seed++ {
+			s += nn(&dimred.GTM{Grid: g, Src: rand.NewPCG(seed, 15)})
+		}
+		return (s + 1) / 3
+	}
+	g10, g20, g30 := gtm(10), gtm(20), gtm(30)
 	d100, d400 := nn(&dimred.DensityNetwork{Samples: 100}), nn(&dimred.DensityNetwork{Samples: 400})
-	t.Logf("GTM 10/20/30: %d %d %d (book 74 44 11); DN 100/400: %d %d (book 22 16)", g10, g20, g30, d100, d400)
+	t.Logf("GTM 10/20/30 (mean of 3 seeds): %d %d %d (book 74 44 11); DN 100/400: %d %d (book 22 16)", g10, g20, g30, d100, d400)
 	if !(g10 >= g20 && g20 >= g30) {
 		t.Errorf("GTM errors rise with the grid: %d, %d, %d", g10, g20, g30)
 	}
