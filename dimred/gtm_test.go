@@ -217,3 +217,24 @@ func TestGTMErrors(t *testing.T) {
 	mustPanic(t, "unfitted", func() { m.MagnificationFactors(mat.NewDense(1, 2, nil)) })
 	mustPanic(t, "Q ≥ p", func() { (&GTM{Q: 5}).Fit(gtmTestData(20, 1)) })
 }
+
+// Other latent dimensions: q = 1 (a string, g points) and q = 3 (g³ points).
+func TestGTMLatentDimensions(t *testing.T) {
+	Y := gtmTestData(60, 11)
+	for _, c := range []struct{ q, g, m int }{{1, 15, 15}, {3, 4, 64}} {
+		m := &GTM{Q: c.q, Grid: c.g}
+		fitOK(t, m.Fit(Y))
+		var X, G mat.Dense
+		m.LatentTo(&X)
+		m.GridTo(&G)
+		if r, q := X.Dims(); r != 60 || q != c.q {
+			t.Errorf("q = %d: latent %d×%d", c.q, r, q)
+		}
+		if r, _ := G.Dims(); r != c.m {
+			t.Errorf("q = %d: %d grid points, want %d", c.q, r, c.m)
+		}
+		if mf := m.MagnificationFactors(&G); len(mf) != c.m || !(mf[0] >= 0) {
+			t.Errorf("q = %d: magnification factors %v", c.q, mf[:1])
+		}
+	}
+}
