@@ -389,6 +389,9 @@ func (f *PrincipalCoordinates) Fit(Y mat.Matrix) (err error) {
 	if f.Q < 1 || f.Q >= n {
 		panic(fmt.Sprintf("dimred: PrincipalCoordinates Q = %d outside [1, n−1 = %d]", f.Q, n-1))
 	}
+	if p == 0 {
+		panic(noColumns("PrincipalCoordinates"))
+	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}

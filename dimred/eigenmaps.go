@@ -123,11 +123,15 @@ type LaplacianEigenmaps struct {
 func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	m.reset()
 	n, _ := Y.Dims()
-	k, err := spectralK("LaplacianEigenmaps", m.Q, m.K, n)
+	kk := m.K
+	if m.Epsilon > 0 {
+		kk = 1 // K is ignored with an ε graph: only q bounds n
+	}
+	k, err := spectralK("LaplacianEigenmaps", m.Q, kk, n)
 	if err != nil {
 		return err
 	}
-	if err := checkSpectralY(Y); err != nil {
+	if err := checkSpectralY("LaplacianEigenmaps", Y); err != nil {
 		return err
 	}
 	var g *linalg.CSR

@@ -2,6 +2,7 @@ package dimred
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/dimredbook/book/dimred/internal/errs"
 
@@ -67,8 +68,13 @@ func discardOnError[T any](err *error, fitted *T) {
 // checkProjectInput is the NaN rule of ProjectTo (see Projector) and of the
 // other out-of-sample maps (ProjectDistancesTo, ProjectKernelTo,
 // PreImage.MapTo): a NaN or Inf entry of the input panics with a
-// "dimred: <method>: NaN or Inf in input: <what>[i,j] = v" message.
+// "dimred: <method>: NaN or Inf in input: <what>[i,j] = v" message. An
+// input with no rows panics too: there is no empty m×q result to store
+// (gonum has no 0×q matrix).
 func checkProjectInput(method string, Y mat.Matrix, what string) {
+	if r, _ := Y.Dims(); r == 0 {
+		panic(fmt.Sprintf("dimred: %s: %s has no rows", method, what))
+	}
 	if err := errs.CheckFinite(Y, what); err != nil {
 		panic(errs.Wrap(err, method).Error())
 	}

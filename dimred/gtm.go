@@ -302,15 +302,8 @@ func (m *GTM) mustFit() {
 	}
 }
 
-func latentDst(dst *mat.Dense, r, c int) {
-	if dst.IsEmpty() {
-		dst.ReuseAs(r, c)
-		return
-	}
-	if rr, cc := dst.Dims(); rr != r || cc != c {
-		panic(mat.ErrShape)
-	}
-}
+// latentDst is the package's dst rule (dense.ReuseAs).
+func latentDst(dst *mat.Dense, r, c int) { dense.ReuseAs(dst, r, c) }
 
 // LatentTo stores the posterior means x_i = Σ_k r_ik x̂_k (n×q) of the
 // training data in dst, the latent positions the book plots (Figs 6.10,

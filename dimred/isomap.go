@@ -102,7 +102,7 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 	if m.Landmarks > n {
 		return fmt.Errorf("%w: Isomap with %d landmarks needs as many points, have %d", ErrTooFewPoints, m.Landmarks, n)
 	}
-	if err := checkSpectralY(Y); err != nil {
+	if err := checkSpectralY("Isomap", Y); err != nil {
 		return err
 	}
 	var g *linalg.CSR

@@ -50,6 +50,13 @@ func responsibilities(R *mat.Dense, Y, F *mat.Dense, yy []float64, beta float64)
 					amax = a
 				}
 			}
+			if math.IsInf(amax, -1) || math.IsNaN(amax) {
+				// ‖y_i‖² (or y_i·f_k) overflowed although y_i is
+				// finite: every a_ik is −Inf or NaN. Take the limit
+				// instead (farResponsibilities), never NaN.
+				lse[i] = farResponsibilities(row, Y.RawRowView(i), F, ff, beta)
+				continue
+			}
 			s := 0.0
 			for k, a := range row {
 				e := math.Exp(a - amax)
@@ -61,6 +68,40 @@ func responsibilities(R *mat.Dense, Y, F *mat.Dense, yy []float64, beta float64)
 		}
 	})
 	return floats.Sum(lse)
+}
+
+// farResponsibilities stores in row the responsibilities r_k of the m
+// latent points for an observation y so far from the origin that ‖y‖²
+// overflows float64, and returns lse = −Inf (the log-likelihood of such a
+// point under the model underflows). The common term ‖y‖² cancels in r_k;
+// with s = max_j |y_j| and ỹ = y/s,
+//
+//	a_k − a_min = −(β/2)·s·(c_k − c_min),  c_k = ‖f_k‖²/s − 2 ỹ·f_k,
+//
+// so r_k ∝ exp(−(β/2)·s·(c_k − c_min)), computed without overflow: the
+// nearest latent points share the whole mass in the limit.
+func farResponsibilities(row, y []float64, F *mat.Dense, ff []float64, beta float64) float64 {
+	s := floats.Norm(y, math.Inf(1))
+	cmin := math.Inf(1)
+	for k := range row {
+		c := ff[k] / s
+		for j, f := range F.RawRowView(k) {
+			c -= 2 * (y[j] / s) * f
+		}
+		row[k] = c
+		cmin = math.Min(cmin, c)
+	}
+	sum := 0.0
+	for k, c := range row {
+		e := 1.0
+		if c != cmin {
+			e = math.Exp(-0.5 * beta * s * (c - cmin))
+		}
+		row[k] = e
+		sum += e
+	}
+	floats.Scale(1/sum, row)
+	return math.Inf(-1)
 }
 
 // mixtureLogLik is the log-likelihood of the mixture given Σ_i lse_i:

@@ -94,7 +94,7 @@ func (m *LLE) Fit(Y mat.Matrix) error {
 	if err != nil {
 		return err
 	}
-	if err := checkSpectralY(Y); err != nil {
+	if err := checkSpectralY("LLE", Y); err != nil {
 		return err
 	}
 	nb, err := neighbours.KNearest(Y, k)

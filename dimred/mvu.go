@@ -172,8 +172,16 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 	if n < 2 {
 		return fmt.Errorf("%w: MVU needs at least 2 points, have %d", ErrTooFewPoints, n)
 	}
+	if m.K == 0 && k >= n {
+		// The default k on a small data set is a property of the data,
+		// not a programmer error (an explicit K ≥ n is).
+		return fmt.Errorf("%w: MVU with the default k = %d neighbours needs n > k points, have %d", ErrTooFewPoints, k, n)
+	}
 	if k < 1 || k >= n {
 		panic(fmt.Sprintf("dimred: MVU.K = %d outside [1, %d]", k, n-1))
+	}
+	if p == 0 {
+		panic(noColumns("MVU"))
 	}
 	if q < 1 || q > n {
 		panic(fmt.Sprintf("dimred: MVU.Q = %d outside [1, %d]", q, n))
@@ -382,11 +390,7 @@ func (m *MVU) EigenvaluesTo(dst []float64) []float64 {
 // empty dst is resized; a dst of another size panics with mat.ErrShape.
 func (m *MVU) KernelTo(dst *mat.SymDense) {
 	m.mustFit()
-	if dst.IsEmpty() {
-		dst.ReuseAsSym(m.n)
-	} else if dst.SymmetricDim() != m.n {
-		panic(mat.ErrShape)
-	}
+	dense.ReuseAsSym(dst, m.n)
 	dst.CopySym(m.kern)
 }
 

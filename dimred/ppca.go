@@ -275,11 +275,7 @@ func (m *PPCA) LoadingsTo(dst *mat.Dense) {
 // mat.ErrShape.
 func (m *PPCA) CovarianceTo(dst *mat.SymDense) {
 	m.mustFit()
-	if dst.IsEmpty() {
-		dst.ReuseAsSym(m.p)
-	} else if dst.SymmetricDim() != m.p {
-		panic(mat.ErrShape)
-	}
+	dense.ReuseAsSym(dst, m.p)
 	dst.SymOuterK(1, m.w)
 	for i := 0; i < m.p; i++ {
 		dst.SetSym(i, i, dst.At(i, i)+m.sigma2)
@@ -296,11 +292,7 @@ func (m *PPCA) PosteriorCovTo(dst *mat.SymDense, i int) {
 	if i < 0 || i >= m.n {
 		panic(fmt.Sprintf("dimred: PPCA point %d outside [0, %d)", i, m.n))
 	}
-	if dst.IsEmpty() {
-		dst.ReuseAsSym(m.fq())
-	} else if dst.SymmetricDim() != m.fq() {
-		panic(mat.ErrShape)
-	}
+	dense.ReuseAsSym(dst, m.fq())
 	if m.sxi != nil {
 		dst.CopySym(m.sxi[i])
 		return
@@ -338,6 +330,9 @@ func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	r, c := Ynew.Dims()
 	if c != m.p {
 		panic(mat.ErrShape)
+	}
+	if r == 0 {
+		panic("dimred: PPCA.ProjectTo: Ynew has no rows")
 	}
 	yd := mat.DenseCopyOf(Ynew)
 	missing := false

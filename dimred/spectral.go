@@ -199,9 +199,20 @@ func exactSquared(d2 []float64, y []float64, Y *mat.Dense, idx []int) {
 	}
 }
 
-// checkY panics on an empty Y and returns ErrNaN for a non-finite entry.
-func checkSpectralY(Y mat.Matrix) error {
+// checkSpectralY panics on a Y with no columns and returns ErrNaN for a
+// non-finite entry.
+func checkSpectralY(name string, Y mat.Matrix) error {
+	if _, p := Y.Dims(); p == 0 {
+		panic(noColumns(name))
+	}
 	return errs.CheckFinite(Y, "Y")
+}
+
+// noColumns is the panic message of an n×0 Y: there are no features to
+// measure distances in (the linear methods panic on Q > p for the same
+// input).
+func noColumns(name string) string {
+	return fmt.Sprintf("dimred: %s: Y has no columns (p = 0)", name)
 }
 
 // nontrivialTo copies columns 1..q of vecs (dropping the trivial column 0),

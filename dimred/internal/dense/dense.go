@@ -5,10 +5,18 @@ package dense
 
 import "gonum.org/v1/gonum/mat"
 
+// NilDst is the panic message of a nil matrix dst: a …To extractor cannot
+// allocate through a nil pointer, so a nil dst is a programmer error (pass
+// &mat.Dense{} to have it allocated).
+const NilDst = "dimred: nil dst matrix (pass an empty one, &mat.Dense{}, to have it allocated)"
+
 // ReuseAs applies the package-wide dst rule to a matrix: an empty dst is
 // resized to r×c; a non-empty dst of another shape panics with
-// mat.ErrShape.
+// mat.ErrShape; a nil dst panics with NilDst.
 func ReuseAs(dst *mat.Dense, r, c int) {
+	if dst == nil {
+		panic(NilDst)
+	}
 	if dst.IsEmpty() {
 		dst.ReuseAs(r, c)
 		return
@@ -20,6 +28,9 @@ func ReuseAs(dst *mat.Dense, r, c int) {
 
 // ReuseAsSym is ReuseAs for a symmetric dst of size n×n.
 func ReuseAsSym(dst *mat.SymDense, n int) {
+	if dst == nil {
+		panic(NilDst)
+	}
 	if dst.IsEmpty() {
 		dst.ReuseAsSym(n)
 		return
