@@ -276,6 +276,7 @@ func (m *DensityNetwork) ResponsibilitiesTo(dst *mat.Dense, Y mat.Matrix) {
 	if p != m.p {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("DensityNetwork.ResponsibilitiesTo", Y, "Y")
 	latentDst(dst, r, m.prob.m)
 	y := dense.AsDense(Y)
 	responsibilities(dst, y, m.prob.f, linalg.RowSquaredNorms(y), m.Beta())
@@ -307,6 +308,7 @@ func (m *DensityNetwork) MapTo(dst *mat.Dense, X mat.Matrix) {
 	if q != m.q {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("DensityNetwork.MapTo", X, "X")
 	latentDst(dst, r, m.p)
 	V, c, A, b, _ := m.prob.unpack(m.theta)
 	var Z mat.Dense

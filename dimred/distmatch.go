@@ -30,7 +30,8 @@ import (
 // over the n(n−1) off-diagonal pairs. Both matrices hold SQUARED
 // distances. This is the normalised form the book's figure captions print
 // ("MAE"); DistanceMatchingSum is the unnormalised form of the lecture
-// slides. It panics if the sizes differ, n < 2, or p, q ≤ 0.
+// slides. It panics if the sizes differ, n < 2, or p, q ≤ 0, and (having
+// no error to return) on a NaN or Inf entry, naming it.
 func DistanceMatchingError(D, Delta mat.Symmetric, p, q int) float64 {
 	n := D.SymmetricDim()
 	if Delta.SymmetricDim() != n {
@@ -39,6 +40,8 @@ func DistanceMatchingError(D, Delta mat.Symmetric, p, q int) float64 {
 	if n < 2 || p <= 0 || q <= 0 {
 		panic(fmt.Sprintf("dimred: DistanceMatchingError needs n ≥ 2, p, q > 0 (n=%d p=%d q=%d)", n, p, q))
 	}
+	checkProjectInput("DistanceMatchingError", D, "D")
+	checkProjectInput("DistanceMatchingError", Delta, "Delta")
 	s := 0.0
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -61,12 +64,18 @@ func DistanceMatchingError(D, Delta mat.Symmetric, p, q int) float64 {
 // best scale among contractions is ℓ = 1, not √(q/p)). Applied to the
 // scaled matrices D/p and Δ/q it gives n(n−1) times DistanceMatchingError,
 // and Chapter 4's Σ_i Σ_{j<i} |δ_ij/q − d_ij/p| (the opening of book Chapter 4) is half of
-// that, n(n−1)/2 times DistanceMatchingError. It panics if the sizes differ.
+// that, n(n−1)/2 times DistanceMatchingError. It panics if the sizes
+// differ, and on a NaN or Inf entry, naming it.
 func DistanceMatchingSum(D, Delta mat.Symmetric) float64 {
 	n := D.SymmetricDim()
 	if Delta.SymmetricDim() != n {
 		panic(mat.ErrShape)
 	}
+	if n == 0 {
+		return 0
+	}
+	checkProjectInput("DistanceMatchingSum", D, "D")
+	checkProjectInput("DistanceMatchingSum", Delta, "Delta")
 	s := 0.0
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -180,11 +189,20 @@ func (f *FeatureSelection) mustFit() {
 
 // FeatureSelectionError returns (2/p) Σ_{k>q} ς²_(k), the distance-matching
 // error of keeping the q largest of the p column variances vars (in any
-// order) scaled by √(q/p) (§3.3). It panics unless 0 ≤ q ≤ p = len(vars).
+// order) scaled by √(q/p) (§3.3). It panics unless 0 ≤ q ≤ p = len(vars)
+// and p ≥ 1, and on a NaN or Inf variance, naming it.
 func FeatureSelectionError(vars []float64, q int) float64 {
 	p := len(vars)
+	if p == 0 {
+		panic("dimred: FeatureSelectionError of no variances")
+	}
 	if q < 0 || q > p {
 		panic(fmt.Sprintf("dimred: FeatureSelectionError q = %d outside [0, %d]", q, p))
+	}
+	for k, v := range vars {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			panic(fmt.Sprintf("dimred: FeatureSelectionError: NaN or Inf in input: vars[%d] = %v", k, v))
+		}
 	}
 	s := append([]float64(nil), vars...)
 	sort.Sort(sort.Reverse(sort.Float64Slice(s)))

@@ -122,6 +122,20 @@ type LaplacianEigenmaps struct {
 // unfitted.
 func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	m.reset()
+	// Settings: zero means the default; anything else out of range is a
+	// programmer error (T = −1 or NaN used to fall back to the default).
+	if m.T < 0 || math.IsNaN(m.T) {
+		panic(fmt.Sprintf("dimred: LaplacianEigenmaps T = %v must be positive (0 means 2)", m.T))
+	}
+	if m.Epsilon < 0 || math.IsNaN(m.Epsilon) {
+		panic(fmt.Sprintf("dimred: LaplacianEigenmaps Epsilon = %v is negative (0 means the kNN graph)", m.Epsilon))
+	}
+	if m.Weighting != HeatKernel && m.Weighting != ConstantWeights {
+		panic(fmt.Sprintf("dimred: unknown LEWeighting %d", m.Weighting))
+	}
+	if m.Problem != LENormalised && m.Problem != LEGeneralised && m.Problem != LEUnnormalised {
+		panic(fmt.Sprintf("dimred: unknown LEProblem %d", m.Problem))
+	}
 	n, _ := Y.Dims()
 	kk := m.K
 	if m.Epsilon > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
@@ -330,6 +331,7 @@ func (m *GTM) ResponsibilitiesTo(dst *mat.Dense, Y mat.Matrix) {
 	if p != m.p {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("GTM.ResponsibilitiesTo", Y, "Y")
 	mm, _ := m.xhat.Dims()
 	latentDst(dst, n, mm)
 	y := dense.AsDense(Y)
@@ -363,6 +365,7 @@ func (m *GTM) MapTo(dst *mat.Dense, X mat.Matrix) {
 	if q != m.q {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("GTM.MapTo", X, "X")
 	latentDst(dst, r, m.p)
 	dst.Mul(m.designMatrix(X), m.w)
 }
@@ -374,6 +377,7 @@ func (m *GTM) JacobianTo(dst *mat.Dense, x []float64) {
 	if len(x) != m.q {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("GTM.JacobianTo", mat.NewDense(1, m.q, slices.Clone(x)), "x")
 	latentDst(dst, m.p, m.q)
 	if m.centres == nil {
 		dst.Copy(m.w.Slice(0, m.q, 0, m.p).T())
@@ -398,6 +402,9 @@ func (m *GTM) MagnificationFactors(X mat.Matrix) []float64 {
 	r, q := X.Dims()
 	if q != m.q {
 		panic(mat.ErrShape)
+	}
+	if r > 0 {
+		checkProjectInput("GTM.MagnificationFactors", X, "X")
 	}
 	out := make([]float64, r)
 	var J mat.Dense

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/rng"
 	"github.com/dimredbook/book/dimred/linalg"
 
@@ -37,10 +38,13 @@ import (
 // i = r·cols + c is tied to its 4 lattice neighbours (3 on an edge, 2 at a
 // corner; the book's footnote: 2 for a string, rows = 1) with stiffness
 // kappa, as a symmetric n×n CSR, n = rows·cols. It panics unless
-// rows, cols ≥ 1.
+// rows, cols ≥ 1 and kappa is finite.
 func LatticeSprings(rows, cols int, kappa float64) *linalg.CSR {
 	if rows < 1 || cols < 1 {
 		panic(fmt.Sprintf("dimred: LatticeSprings %d×%d", rows, cols))
+	}
+	if math.IsNaN(kappa) || math.IsInf(kappa, 0) {
+		panic(fmt.Sprintf("dimred: LatticeSprings kappa = %v must be finite", kappa))
 	}
 	var is, js []int
 	var vs []float64
@@ -63,8 +67,12 @@ func LatticeSprings(rows, cols int, kappa float64) *linalg.CSR {
 
 // LatticePositions returns the n×2 flat positions of the rows×cols grid of
 // LatticeSprings on [−½, ½]² (x along columns, y along rows; a single row
-// or column sits at 0), the grid of the book's Fig 5.1.
+// or column sits at 0), the grid of the book's Fig 5.1. It panics unless
+// rows, cols ≥ 1.
 func LatticePositions(rows, cols int) *mat.Dense {
+	if rows < 1 || cols < 1 {
+		panic(fmt.Sprintf("dimred: LatticePositions %d×%d", rows, cols))
+	}
 	at := func(k, m int) float64 {
 		if m == 1 {
 			return 0
@@ -110,12 +118,23 @@ func Stiffness(kappa *linalg.CSR) *linalg.CSR {
 }
 
 // SpringEnergy returns Hooke's energy E(Y, κ) = ½ Σ_ij κ_ij ‖y_i − y_j‖² of
-// positions Y (n×p) on the springs κ (n×n). It panics if the sizes differ.
-func SpringEnergy(kappa *linalg.CSR, Y mat.Matrix) float64 {
+// positions Y (n×p) on the springs κ (n×n). It panics if the sizes differ
+// and, having no error to return, on a NaN or Inf entry of Y (naming it) or
+// an energy beyond the float64 range (rescale Y).
+func SpringEnergy(kappa *linalg.CSR, Y mat.Matrix) (energy float64) {
 	n, p := Y.Dims()
 	if kappa.N != n {
 		panic(mat.ErrShape)
 	}
+	if n == 0 {
+		return 0
+	}
+	checkProjectInput("SpringEnergy", Y, "Y")
+	defer func() {
+		if math.IsNaN(energy) || math.IsInf(energy, 0) {
+			panic(fmt.Sprintf("dimred: SpringEnergy = %v: overflow on finite input (rescale Y)", energy))
+		}
+	}()
 	var e float64
 	for i := 0; i < n; i++ {
 		cols, vals := kappa.Row(i)
@@ -195,11 +214,12 @@ func SampleGRF(L mat.Matrix, gamma float64, p int, src rand.Source) (*mat.Dense,
 // with the terms for t − 1 < 1 replaced by 1 and for t = n by 0. The
 // result is indexed like x (not sorted). It returns an error wrapping
 // ErrSingular when two inputs coincide (the covariance is then singular)
-// and ErrNaN for a non-finite input. It panics if ℓ ≤ 0, σ² ≤ 0 or x is
-// empty.
+// and ErrNaN for a non-finite input, ErrOverflow when two inputs are so
+// close that a precision entry (≈ ℓ/(2σ²|x − x'|)) exceeds the float64
+// range. It panics if ℓ or σ² is not positive and finite, or x is empty.
 func OUPrecision(x []float64, lengthScale, variance float64) (*linalg.CSR, error) {
 	n := len(x)
-	if n == 0 || !(lengthScale > 0) || !(variance > 0) {
+	if n == 0 || !(lengthScale > 0) || !(variance > 0) || math.IsInf(lengthScale, 1) || math.IsInf(variance, 1) {
 		panic(fmt.Sprintf("dimred: OUPrecision n = %d, ℓ = %v, σ² = %v", n, lengthScale, variance))
 	}
 	for i, v := range x {
@@ -212,26 +232,37 @@ func OUPrecision(x []float64, lengthScale, variance float64) (*linalg.CSR, error
 		ord[i] = i
 	}
 	sort.SliceStable(ord, func(a, b int) bool { return x[ord[a]] < x[ord[b]] })
+	// rho[t] = ρ_t and c[t] = 1 − ρ_t², the latter as −expm1(−2d/ℓ): for
+	// inputs closer than ~1e-16ℓ, 1 − ρ² in floating point is 0 although
+	// the precision (≈ ℓ/2d) is finite.
 	rho := make([]float64, n-1)
+	c := make([]float64, n-1)
 	for t := range rho {
 		d := x[ord[t+1]] - x[ord[t]]
 		if d == 0 {
 			return nil, fmt.Errorf("%w: OU covariance of coincident inputs x[%d] = x[%d] = %v", ErrSingular, ord[t], ord[t+1], x[ord[t]])
 		}
 		rho[t] = math.Exp(-d / lengthScale)
+		c[t] = -math.Expm1(-2 * d / lengthScale)
 	}
 	var is, js []int
 	var vs []float64
 	for t := 0; t < n; t++ {
 		d := 1.0 // the chain's start: x_(1) ~ N(0, σ²)
 		if t > 0 {
-			d = 1 / (1 - rho[t-1]*rho[t-1])
+			d = 1 / c[t-1]
 		}
 		if t < n-1 {
 			r := rho[t]
-			d += r * r / (1 - r*r)
-			off := -r / (1 - r*r) / variance
+			d += r * r / c[t]
+			off := -r / c[t] / variance
+			if math.IsInf(off, 0) {
+				return nil, errs.Overflowf("OUPrecision: inputs x[%d] = %v and x[%d] = %v are too close for ℓ = %v", ord[t], x[ord[t]], ord[t+1], x[ord[t+1]], lengthScale)
+			}
 			is, js, vs = append(is, ord[t], ord[t+1]), append(js, ord[t+1], ord[t]), append(vs, off, off)
+		}
+		if math.IsInf(d/variance, 0) {
+			return nil, errs.Overflowf("OUPrecision: precision of x[%d] = %v (neighbours too close for ℓ = %v)", ord[t], x[ord[t]], lengthScale)
 		}
 		is, js, vs = append(is, ord[t]), append(js, ord[t]), append(vs, d/variance)
 	}

@@ -390,8 +390,9 @@ func (m *PPCA) mustFit() {
 // of the n×p data Y for arbitrary parameters W (p×q), μ (length p) and
 // σ² > 0, computed in O(npq) with the inversion and determinant lemmas. It
 // panics on mismatched shapes or σ² ≤ 0 and returns an error wrapping
-// ErrNaN for a non-finite entry of Y.
-func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (float64, error) {
+// ErrNaN for a non-finite entry of Y, W or μ, ErrTooFewPoints for n = 0,
+// and ErrOverflow when the result of finite input is beyond float64.
+func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (ll float64, err error) {
 	n, p := Y.Dims()
 	pw, q := W.Dims()
 	if pw != p || len(mu) != p {
@@ -400,15 +401,30 @@ func PPCALogLikelihood(Y, W mat.Matrix, mu []float64, sigma2 float64) (float64, 
 	if !(sigma2 > 0) {
 		panic(fmt.Sprintf("dimred: PPCALogLikelihood σ² = %v must be positive", sigma2))
 	}
+	if n == 0 {
+		return 0, fmt.Errorf("%w: PPCALogLikelihood of no points", ErrTooFewPoints)
+	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return 0, err
+	}
+	if err := errs.CheckFinite(W, "W"); err != nil {
+		return 0, err
+	}
+	for j, v := range mu {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%w: mu[%d] = %v", ErrNaN, j, v)
+		}
 	}
 	yd := dense.AsDense(Y)
 	w := mat.DenseCopyOf(W)
 	trS := centredSumSq(yd, mu) / float64(n)
 	sw := mat.NewDense(p, q, nil)
 	covTimes(sw, yd, mu, nil, w)
-	return ppcaLogLik(n, p, trS, w, sigma2, sw)
+	ll, err = ppcaLogLik(n, p, trS, w, sigma2, sw)
+	if err == nil && (math.IsNaN(ll) || math.IsInf(ll, 0)) {
+		return 0, errs.Overflowf("PPCALogLikelihood = %v", ll)
+	}
+	return ll, err
 }
 
 // Sample stores n draws from the fitted model, y = W x + μ + ε with

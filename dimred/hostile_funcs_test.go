@@ -1,0 +1,147 @@
+package dimred
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Hostile input to the package's functions and out-of-sample maps, found
+// by calling the public API from outside the module: each case used to
+// return NaN/Inf silently or panic with a raw gonum message.
+
+// checkPanicNames fails unless f panics with the package's message
+// containing want.
+func checkPanicNames(t *testing.T, what, want string, f func()) {
+	t.Helper()
+	msg := panicMessage(f)
+	checkPackagePanic(t, what, func() {
+		if msg != "" {
+			panic(msg)
+		}
+	})
+	if msg != "" && !strings.Contains(msg, want) {
+		t.Errorf("%s: panic %q does not name %q", what, msg, want)
+	}
+}
+
+func TestPPCALogLikelihoodHostile(t *testing.T) {
+	Y := conformanceData()
+	W := mat.NewDense(5, 2, []float64{1, 0, 0, 1, 1, 1, 0, 0, 1, 0})
+	mu := make([]float64, 5)
+	huge := mat.DenseCopyOf(Y)
+	huge.Scale(1e300, huge)
+	if _, err := PPCALogLikelihood(huge, W, mu, 1); !errors.Is(err, ErrOverflow) {
+		t.Errorf("Y ×1e300: err = %v, want ErrOverflow (was a silent NaN)", err)
+	}
+	if _, err := PPCALogLikelihood(Y, W, []float64{0, math.NaN(), 0, 0, 0}, 1); !errors.Is(err, ErrNaN) || !strings.Contains(err.Error(), "mu[1]") {
+		t.Errorf("NaN in μ: err = %v, want ErrNaN naming mu[1] (was a silent NaN)", err)
+	}
+	Wn := mat.DenseCopyOf(W)
+	Wn.Set(2, 1, math.NaN())
+	if _, err := PPCALogLikelihood(Y, Wn, mu, 1); !errors.Is(err, ErrNaN) || !strings.Contains(err.Error(), "W[2,1]") {
+		t.Errorf("NaN in W: err = %v, want ErrNaN naming W[2,1]", err)
+	}
+	var err error
+	if msg := panicMessage(func() { _, err = PPCALogLikelihood(zeroRows{5}, W, mu, 1) }); msg != "" {
+		t.Errorf("n = 0 panicked: %s", msg)
+	} else if !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("n = 0: err = %v, want ErrTooFewPoints", err)
+	}
+	if ll, err := PPCALogLikelihood(Y, W, mu, 1); err != nil || math.IsNaN(ll) {
+		t.Errorf("ordinary input: %v, %v", ll, err)
+	}
+}
+
+func TestDistanceMatchingHostile(t *testing.T) {
+	D := mat.NewSymDense(4, nil)
+	for i := 0; i < 4; i++ {
+		for j := i + 1; j < 4; j++ {
+			D.SetSym(i, j, float64(i+j))
+		}
+	}
+	Dn := mat.NewSymDense(4, nil)
+	Dn.CopySym(D)
+	Dn.SetSym(1, 2, math.NaN())
+	checkPanicNames(t, "DistanceMatchingError NaN", "D[1,2]", func() { DistanceMatchingError(Dn, D, 5, 2) })
+	checkPanicNames(t, "DistanceMatchingError NaN Δ", "Delta[1,2]", func() { DistanceMatchingError(D, Dn, 5, 2) })
+	checkPanicNames(t, "DistanceMatchingSum NaN", "D[1,2]", func() { DistanceMatchingSum(Dn, D) })
+	checkPanicNames(t, "FeatureSelectionError of none", "no variances", func() { FeatureSelectionError(nil, 0) })
+	checkPanicNames(t, "FeatureSelectionError NaN", "vars[1]", func() { FeatureSelectionError([]float64{3, math.NaN(), 1}, 1) })
+	if e := FeatureSelectionError([]float64{3, 2, 1}, 1); e != 2 {
+		t.Errorf("FeatureSelectionError([3 2 1], 1) = %v, want 2", e)
+	}
+}
+
+func TestMattressHostile(t *testing.T) {
+	checkPanicNames(t, "LatticeSprings NaN κ", "kappa", func() { LatticeSprings(3, 3, math.NaN()) })
+	checkPanicNames(t, "LatticePositions 0×3", "0×3", func() { LatticePositions(0, 3) })
+	P := LatticePositions(3, 3)
+	P.Set(1, 1, math.NaN())
+	checkPanicNames(t, "SpringEnergy NaN", "Y[1,1]", func() { SpringEnergy(LatticeSprings(3, 3, 1), P) })
+	P = LatticePositions(3, 3)
+	P.Scale(1e300, P)
+	checkPanicNames(t, "SpringEnergy overflow", "overflow", func() { SpringEnergy(LatticeSprings(3, 3, 1), P) })
+	checkPanicNames(t, "OUPrecision ℓ = Inf", "ℓ = +Inf", func() { OUPrecision([]float64{1, 2}, math.Inf(1), 1) })
+
+	// Inputs 1e-300 apart: 1 − ρ² rounds to 0 but the precision is finite,
+	// Q_01 = −ρ/(σ²(1 − ρ²)) ≈ −ℓ/(2σ² d) = −5e299 for ℓ = σ² = 1 (it
+	// was −Inf).
+	Q, err := OUPrecision([]float64{0, 1e-300, 1}, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Q.At(0, 1), -5e299; math.Abs(got-want) > 1e-12*math.Abs(want) {
+		t.Errorf("Q_01 = %v, want %v", got, want)
+	}
+	// Closer than the float64 range allows: ErrOverflow, not Inf.
+	if _, err := OUPrecision([]float64{0, 5e-324}, 1, 1); !errors.Is(err, ErrOverflow) {
+		t.Errorf("inputs 5e-324 apart: err = %v, want ErrOverflow", err)
+	}
+}
+
+func TestLatentMapsNaN(t *testing.T) {
+	g := &GTM{Q: 2, Grid: 6}
+	if err := g.Fit(conformanceData()); err != nil {
+		t.Fatal(err)
+	}
+	Xn := mat.NewDense(2, 2, []float64{0, 0, 0, math.NaN()})
+	Yn := conformanceData()
+	Yn.Set(2, 3, math.NaN())
+	var dst mat.Dense
+	checkPanicNames(t, "GTM.MapTo", "X[1,1]", func() { g.MapTo(&dst, Xn) })
+	checkPanicNames(t, "GTM.MagnificationFactors", "X[1,1]", func() { g.MagnificationFactors(Xn) })
+	checkPanicNames(t, "GTM.JacobianTo", "x[0,1]", func() { g.JacobianTo(&mat.Dense{}, []float64{0, math.NaN()}) })
+	checkPanicNames(t, "GTM.ResponsibilitiesTo", "Y[2,3]", func() { g.ResponsibilitiesTo(&mat.Dense{}, Yn) })
+	if mf := g.MagnificationFactors(zeroRows{2}); len(mf) != 0 {
+		t.Errorf("MagnificationFactors of no rows: %v", mf)
+	}
+
+	d := &DensityNetwork{Q: 2, Samples: 30, Hidden: 5}
+	if err := d.Fit(conformanceData()); err != nil {
+		t.Fatal(err)
+	}
+	checkPanicNames(t, "DensityNetwork.MapTo", "X[1,1]", func() { d.MapTo(&mat.Dense{}, Xn) })
+	checkPanicNames(t, "DensityNetwork.ResponsibilitiesTo", "Y[2,3]", func() { d.ResponsibilitiesTo(&mat.Dense{}, Yn) })
+}
+
+// Out-of-range Laplacian-eigenmaps settings panic (T = −1 and NaN fell
+// back to the default silently; unknown Problem and Weighting values ran).
+func TestLaplacianEigenmapsSettingsPanic(t *testing.T) {
+	Y := conformanceData()
+	for _, c := range []struct {
+		name string
+		m    *LaplacianEigenmaps
+	}{
+		{"T = −1", &LaplacianEigenmaps{Q: 2, T: -1}},
+		{"T = NaN", &LaplacianEigenmaps{Q: 2, T: math.NaN()}},
+		{"Epsilon = −1", &LaplacianEigenmaps{Q: 2, Epsilon: -1}},
+		{"Problem = 7", &LaplacianEigenmaps{Q: 2, Problem: 7}},
+		{"Weighting = 7", &LaplacianEigenmaps{Q: 2, Weighting: 7}},
+	} {
+		checkPackagePanic(t, c.name, func() { c.m.Fit(Y) })
+	}
+}
