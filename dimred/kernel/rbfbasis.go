@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -23,6 +24,9 @@ func Grid(lo, hi []float64, g int) *mat.Dense {
 	}
 	m := 1
 	for range q {
+		if m > math.MaxInt/(8*q*g) {
+			panic(fmt.Sprintf("dimred: Grid of g^q = %d^%d points is beyond the address space", g, q))
+		}
 		m *= g
 	}
 	X := mat.NewDense(m, q, nil)

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -43,4 +44,17 @@ func TestEQBasisJacobian(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A grid of more points than the address space holds is the package's
+// panic, not the runtime's makeslice panic.
+func TestGridTooLarge(t *testing.T) {
+	defer func() {
+		r := recover()
+		if msg, _ := r.(string); !strings.HasPrefix(msg, "dimred: ") {
+			t.Errorf("Grid(1000 per dim, q = 6): panic %v, want the package's message", r)
+		}
+	}()
+	lo, hi := make([]float64, 6), []float64{1, 1, 1, 1, 1, 1}
+	Grid(lo, hi, 1000)
 }

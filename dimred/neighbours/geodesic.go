@@ -26,7 +26,8 @@ import (
 //
 // If g is disconnected the unreachable pairs are +Inf and the error is a
 // *DisconnectedError (wrapping ErrDisconnected) naming the components; the
-// matrix is still returned. A NaN weight is an error wrapping ErrNaN, a
+// matrix is still returned. A NaN or +Inf weight is an error wrapping
+// ErrNaN, a path length beyond the float64 range one wrapping ErrOverflow, a
 // negative one an error wrapping ErrNotDistance, and a graph of no points
 // one wrapping ErrTooFewPoints; then the matrix is nil.
 func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
@@ -38,8 +39,8 @@ func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
 		cols, vals := g.Row(i)
 		for t, v := range vals {
 			switch {
-			case math.IsNaN(v):
-				return nil, fmt.Errorf("%w: edge %d–%d has weight NaN", ErrNaN, i, cols[t])
+			case math.IsNaN(v) || math.IsInf(v, 1):
+				return nil, fmt.Errorf("%w: edge %d–%d has weight %v", ErrNaN, i, cols[t], v)
 			case v < 0:
 				return nil, fmt.Errorf("%w: edge %d–%d has negative weight %v; geodesic distances need non-negative edge lengths", ErrNotDistance, i, cols[t], v)
 			}
@@ -69,7 +70,19 @@ func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
 			}
 		}
 	})
-	return D, CheckConnected(g)
+	if err := CheckConnected(g); err != nil {
+		return D, err
+	}
+	// Connected with finite edges: an infinite entry is a path length
+	// beyond the float64 range.
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if d := raw.Data[i*raw.Stride+j]; math.IsInf(d, 1) {
+				return nil, fmt.Errorf("%w: geodesic distance %d–%d exceeds the float64 range (every edge length is finite; rescale the data)", ErrOverflow, i, j)
+			}
+		}
+	}
+	return D, nil
 }
 
 // Undirected returns the undirected graph of g: i and j are joined when

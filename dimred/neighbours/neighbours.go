@@ -77,6 +77,9 @@ func (s Search) KNearest(Y mat.Matrix, k int) (*Neighbours, error) {
 	if k < 1 || k >= n {
 		panic(fmt.Sprintf("dimred: KNearest k = %d outside [1, %d)", k, n))
 	}
+	if p == 0 {
+		panic("dimred: KNearest: Y has no columns (p = 0)")
+	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return nil, err
 	}
@@ -365,6 +368,9 @@ func (s Search) EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 	n, p := Y.Dims()
 	if !(eps > 0) {
 		panic("dimred: EpsilonGraph eps must be positive")
+	}
+	if p == 0 && n > 0 {
+		panic("dimred: EpsilonGraph: Y has no columns (p = 0)")
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return nil, err
