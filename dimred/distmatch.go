@@ -124,8 +124,17 @@ func (f *FeatureSelection) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	vars := linalg.ColumnVariances(Y)
-	for j, v := range vars {
+	// At unit scale (an exact power-of-two rescaling): the squares of data
+	// ~1e-200 underflow, which made every variance 0 and the selection
+	// arbitrary.
+	// The order comes from the unit-scale variances (their scaled-back
+	// values may underflow to 0 although they differ).
+	ys, sc := linalg.UnitScale(Y)
+	unit := linalg.ColumnVariances(ys)
+	vars := make([]float64, p)
+	for j, v := range unit {
+		v *= sc * sc
+		vars[j] = v
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			return errs.Overflowf("FeatureSelection variance of column %d = %v", j, v)
 		}
@@ -134,7 +143,7 @@ func (f *FeatureSelection) Fit(Y mat.Matrix) (err error) {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return vars[order[a]] > vars[order[b]] })
+	sort.SliceStable(order, func(a, b int) bool { return unit[order[a]] > unit[order[b]] })
 	idx := append([]int(nil), order[:f.Q]...)
 	scale := 1.0
 	if !f.NoScale {
@@ -262,11 +271,11 @@ func (f *FeatureExtraction) Fit(Y mat.Matrix) (err error) {
 	}
 	var yc mat.Dense
 	mu := linalg.CentreColumns(&yc, Y)
+	// S of the centred data at unit scale, scaled back by sc² below (the
+	// S of data ~1e-200 underflowed to 0; of data ~1e200 overflowed).
+	ys, sc := linalg.UnitScale(&yc)
 	S := mat.NewSymDense(p, nil)
-	S.SymOuterK(1/float64(n), yc.T())
-	if err := errs.CheckOverflow(S, "FeatureExtraction covariance S"); err != nil {
-		return err
-	}
+	S.SymOuterK(1/float64(n), ys.T())
 	vals, vecs, err := linalg.EigenSym(S, f.Q, linalg.Largest, f.Eigen)
 	if err != nil {
 		return errs.Wrap(err, "FeatureExtraction eigensolve")
@@ -274,6 +283,13 @@ func (f *FeatureExtraction) Fit(Y mat.Matrix) (err error) {
 	tr := 0.0
 	for k := 0; k < p; k++ {
 		tr += S.At(k, k)
+	}
+	tr *= sc * sc
+	if math.IsInf(tr, 0) {
+		return errs.Overflowf("FeatureExtraction covariance tr S = %v", tr)
+	}
+	for k := range vals {
+		vals[k] *= sc * sc
 	}
 	x := mat.NewDense(n, f.Q, nil)
 	x.Mul(&yc, vecs)
@@ -415,11 +431,11 @@ func (f *PrincipalCoordinates) Fit(Y mat.Matrix) (err error) {
 	}
 	var yc mat.Dense
 	linalg.CentreColumns(&yc, Y)
+	// G of the centred data at unit scale, scaled back by sc² below (the
+	// G of data ~1e-200 underflowed to 0, and X with it).
+	ys, sc := linalg.UnitScale(&yc)
 	G := mat.NewSymDense(n, nil)
-	G.SymOuterK(1, &yc)
-	if err := errs.CheckOverflow(G, "PrincipalCoordinates inner products ŶŶᵀ"); err != nil {
-		return err
-	}
+	G.SymOuterK(1, ys)
 	vals, vecs, err := linalg.EigenSym(G, f.Q, linalg.Largest, f.Eigen)
 	if err != nil {
 		return errs.Wrap(err, "PrincipalCoordinates eigensolve")
@@ -428,15 +444,20 @@ func (f *PrincipalCoordinates) Fit(Y mat.Matrix) (err error) {
 	for i := 0; i < n; i++ {
 		tr += G.At(i, i)
 	}
+	tr *= sc * sc
+	if math.IsInf(tr, 0) {
+		return errs.Overflowf("PrincipalCoordinates inner products tr ŶŶᵀ = %v", tr)
+	}
 	x := mat.NewDense(n, f.Q, nil)
-	s := 1.0
+	s := sc // X = U Λ^{1/2} from the unit-scale Λ
 	if !f.NoScale {
-		s = math.Sqrt(float64(f.Q) / float64(p))
+		s *= math.Sqrt(float64(f.Q) / float64(p))
 	}
 	for c, v := range vals {
-		sc := s * math.Sqrt(math.Max(v, 0))
+		vals[c] *= sc * sc
+		a := s * math.Sqrt(math.Max(v, 0))
 		for i := 0; i < n; i++ {
-			x.Set(i, c, sc*vecs.At(i, c))
+			x.Set(i, c, a*vecs.At(i, c))
 		}
 	}
 	f.u, f.mu, f.trG, f.x, f.n, f.p, f.fitted = vecs, vals, tr, x, n, p, true

@@ -145,3 +145,65 @@ func TestLaplacianEigenmapsSettingsPanic(t *testing.T) {
 		checkPackagePanic(t, c.name, func() { c.m.Fit(Y) })
 	}
 }
+
+// Data at scale 1e-200: the chapter-3 methods give s·X of the unscaled data
+// (their S, ŶŶᵀ and variances underflowed: PrincipalCoordinates returned
+// X = 0, FeatureSelection an arbitrary selection, FeatureExtraction wrong
+// axes).
+func TestChapter3TinyScale(t *testing.T) {
+	const s = 1e-200
+	Y := conformanceData()
+	tiny := mat.DenseCopyOf(Y)
+	tiny.Scale(s, tiny)
+	for _, c := range []struct {
+		name string
+		new  func() Embedder
+	}{
+		{"FeatureSelection", func() Embedder { return &FeatureSelection{Q: 2} }},
+		{"FeatureExtraction", func() Embedder { return &FeatureExtraction{Q: 2} }},
+		{"PrincipalCoordinates", func() Embedder { return &PrincipalCoordinates{Q: 2} }},
+	} {
+		var X, Xt mat.Dense
+		for _, f := range []struct {
+			Y mat.Matrix
+			X *mat.Dense
+		}{{Y, &X}, {tiny, &Xt}} {
+			m := c.new()
+			if err := m.Fit(f.Y); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			m.LatentTo(f.X)
+		}
+		Xt.Scale(1/s, &Xt)
+		if !mat.EqualApprox(&X, &Xt, 1e-10*mat.Norm(&X, math.Inf(1))) {
+			t.Errorf("%s: X(1e-200·Y)/1e-200 differs from X(Y): %v vs %v", c.name, Xt.RawRowView(0), X.RawRowView(0))
+		}
+	}
+}
+
+// Identical rows lie in a 0-dimensional subspace: PPCA's σ² is 0, as for
+// all-zero rows (ErrSingular), not the ~1e-32 that centring's round-off
+// leaves (a "fit" of pure rounding noise).
+func TestPPCAIdenticalRowsSingular(t *testing.T) {
+	// Row 3 of the conformance data: its mean over 40 copies is not exact
+	// in floating point.
+	row := conformanceData().RawRowView(3)
+	Y := mat.NewDense(40, 5, nil)
+	for i := 0; i < 40; i++ {
+		Y.SetRow(i, row)
+	}
+	if err := (&PPCA{Q: 2}).Fit(Y); !errors.Is(err, ErrSingular) {
+		t.Errorf("PPCA of identical rows: err = %v, want ErrSingular", err)
+	}
+	// Small but genuine noise is kept: σ² ~ 1e-24 against a mean of 7.
+	Z := conformanceData()
+	Z.Scale(1e-12, Z)
+	for i := 0; i < 40; i++ {
+		for j := 0; j < 5; j++ {
+			Z.Set(i, j, Z.At(i, j)+7)
+		}
+	}
+	if err := (&PPCA{Q: 2}).Fit(Z); err != nil {
+		t.Errorf("PPCA of data with noise 1e-13 about a mean of 7: %v", err)
+	}
+}

@@ -121,7 +121,7 @@ func (m *PPCA) fitEigen(Y *mat.Dense) error {
 	}
 	// σ² = mean of the p−q discarded eigenvalues = (tr S − Σ_{i≤q} λᵢ)/(p−q).
 	s2 := (pca.totalVar - kept) / float64(p-q)
-	if s2 <= 0 {
+	if s2 <= roundoffVariance(pca.totalVar, pca.mu, p) {
 		return fmt.Errorf("%w: PPCA noise variance σ² = %g: the data lie in a %d-dimensional subspace", ErrSingular, s2, q)
 	}
 	w := mat.DenseCopyOf(pca.u)
@@ -142,6 +142,21 @@ func (m *PPCA) fitEigen(Y *mat.Dense) error {
 	}
 	m.ll = ll
 	return m.posterior(Y)
+}
+
+// roundoffVariance is the largest noise variance σ² = (tr S − Σ_{i≤q} λᵢ)/(p−q)
+// that round-off alone can produce when the data lie exactly in a
+// q-dimensional subspace: the eigensolver's error, p·ε·tr S, plus the
+// variance left by centring rows that are all equal, (4ε max_j |μ_j|)².
+// Below it σ² is indistinguishable from zero (identical rows used to give
+// σ² ≈ 1e-32 and a fit of pure rounding noise).
+func roundoffVariance(trS float64, mu []float64, p int) float64 {
+	const eps = 0x1p-52
+	m := 0.0
+	for _, v := range mu {
+		m = math.Max(m, math.Abs(v))
+	}
+	return float64(p)*eps*trS + (4*eps*m)*(4*eps*m)
 }
 
 // posterior stores ⟨X⟩ = Ŷ W M⁻¹ and σ²M⁻¹ for the complete data Y.
