@@ -207,3 +207,30 @@ func TestPPCAIdenticalRowsSingular(t *testing.T) {
 		t.Errorf("PPCA of data with noise 1e-13 about a mean of 7: %v", err)
 	}
 }
+
+// MVU of data at scale 1e-200 is 1e-200 times the MVU of the data (its
+// squared distances underflowed and X came out ~1e-6, the solver's
+// tolerance).
+func TestMVUTinyScale(t *testing.T) {
+	const s = 1e-200
+	Y := conformanceData()
+	tiny := mat.DenseCopyOf(Y)
+	tiny.Scale(s, tiny)
+	var X, Xt mat.Dense
+	for _, f := range []struct {
+		Y mat.Matrix
+		X *mat.Dense
+	}{{Y, &X}, {tiny, &Xt}} {
+		m := &MVU{Q: 2, K: 5}
+		if err := m.Fit(f.Y); err != nil {
+			t.Fatal(err)
+		}
+		m.LatentTo(f.X)
+	}
+	Xt.Scale(1/s, &Xt)
+	// Both fits stop at the solver's Tol (1e-7 relative) on the same
+	// problem up to rounding (measured difference 7.6e-9 of ‖X‖∞).
+	if !mat.EqualApprox(&X, &Xt, 1e-7*mat.Norm(&X, math.Inf(1))) {
+		t.Errorf("X(1e-200·Y)/1e-200 differs from X(Y): %v vs %v", Xt.RawRowView(0), X.RawRowView(0))
+	}
+}

@@ -207,15 +207,21 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 	cons := mvuConstraints(g, m.Shared)
 	pairs := make([]sdp.Pair, len(cons))
 	sq := make([]float64, len(cons))
+	// The programme is solved for Y/sc (an exact power-of-two rescaling,
+	// sc = 1 for data of ordinary scale) and K, X scaled back at the end:
+	// the squared distances of data ~1e-200 underflowed to 0 and X came
+	// out at the solver's tolerance (~1e-6) instead of ~1e-200.
+	ys, sc := linalg.UnitScale(yd)
+	yu, s2 := dense.AsDense(ys), sc*sc
 	for t := range cons {
 		c := &cons[t]
-		a, b := yd.RawRowView(c.I), yd.RawRowView(c.J)
+		a, b := yu.RawRowView(c.I), yu.RawRowView(c.J)
 		var s float64
 		for j := 0; j < p; j++ {
 			d := a[j] - b[j]
 			s += d * d
 		}
-		if math.IsInf(s, 0) {
+		if math.IsInf(s*s2, 0) {
 			return fmt.Errorf("%w: MVU squared distance between points %d and %d overflows (rescale Y)", ErrOverflow, c.I, c.J)
 		}
 		c.D2 = s
@@ -278,10 +284,21 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 	}
 	x := mat.NewDense(n, q, nil)
 	for c := 0; c < q; c++ {
-		s := math.Sqrt(math.Max(vals[c], 0))
+		s := sc * math.Sqrt(math.Max(vals[c], 0))
 		for i := 0; i < n; i++ {
 			x.Set(i, c, s*vecs.At(i, c))
 		}
+	}
+	if s2 != 1 {
+		K.ScaleSym(s2, K)
+		for t := range cons {
+			cons[t].D2 *= s2
+		}
+		for c := range vals {
+			vals[c] *= s2
+		}
+		rep.Objective *= s2
+		rep.DualObjective *= s2
 	}
 	m.n, m.q = n, q
 	m.graph, m.cons, m.kern, m.vals, m.x, m.report = g, cons, K, vals, x, rep
