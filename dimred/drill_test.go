@@ -1,0 +1,128 @@
+package dimred
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/dimredbook/book/dimred/neighbours"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// drillS returns S = ŶŶᵀ/p.
+func drillS(Y mat.Matrix) *mat.SymDense {
+	n, p := Y.Dims()
+	Yc := mat.DenseCopyOf(Y)
+	centreColumns(Yc)
+	S := mat.NewSymDense(n, nil)
+	S.SymOuterK(1/float64(p), Yc)
+	return S
+}
+
+// With ρ = 0 DRILL is covariance selection: the inverse of the returned
+// precision, computed here independently, matches S = ŶŶᵀ/p on every graph
+// edge and on the diagonal, and Θ is zero off the graph (paper §3).
+func TestDRILLCovarianceSelectionKKT(t *testing.T) {
+	Y := meuToyData(30, 8, 6)
+	n, _ := Y.Dims()
+	d := &DRILL{K: 4, Tol: 1e-8}
+	if err := d.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	S := drillS(Y)
+	var Th mat.SymDense
+	d.PrecisionTo(&Th)
+	var W mat.Dense
+	if err := W.Inverse(&Th); err != nil {
+		t.Fatal(err)
+	}
+	nb, _ := neighbours.KNearest(Y, 4)
+	edge := make([][]bool, n)
+	for i := range edge {
+		edge[i] = make([]bool, n)
+		edge[i][i] = true
+	}
+	for i := range n {
+		idx, _ := nb.Of(i)
+		for _, j := range idx {
+			edge[i][j], edge[j][i] = true, true
+		}
+	}
+	scale := d.KKT().Scale
+	t.Logf("KKT %+v iters %d", d.KKT(), d.Iterations())
+	for i := range n {
+		for j := range n {
+			if edge[i][j] {
+				// Θ is assembled from the column solutions and is less
+				// accurate than W (KKT.Inverse = max|WΘ − I| ≈ 2e-5 here).
+				if v := math.Abs(W.At(i, j) - S.At(i, j)); v > 1e-4*scale {
+					t.Errorf("(Θ⁻¹)_%d,%d − S_%[1]d,%[2]d = %.3g on the graph", i, j, v)
+				}
+			} else if Th.At(i, j) != 0 {
+				t.Errorf("θ_%d,%d = %v off the graph", i, j, Th.At(i, j))
+			}
+		}
+	}
+	k := d.KKT()
+	if k.Edge > 1e-5*scale || k.Diagonal > 1e-5*scale || k.OffGraph != 0 {
+		t.Errorf("KKT report %+v", k)
+	}
+}
+
+// With ρ > 0 the covariance stays within ρ of S on the graph (diagonal:
+// W_ii = S_ii + ρ), and the sweep prunes edges as ρ grows.
+func TestDRILLPathL1(t *testing.T) {
+	Y := meuToyData(30, 8, 7)
+	S := drillS(Y)
+	n, _ := Y.Dims()
+	scale := 0.0
+	for i := range n {
+		for j := range n {
+			if i != j {
+				scale += math.Abs(S.At(i, j))
+			}
+		}
+	}
+	scale /= float64(n * (n - 1))
+	rhos := []float64{0, 0.1 * scale, 0.3 * scale, scale}
+	fits, err := DRILLPath(Y, DRILL{K: 8, Tol: 1e-7}, rhos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f, d := range fits {
+		rho := rhos[f]
+		var W mat.SymDense
+		d.CovarianceTo(&W)
+		for i := range n {
+			if v := math.Abs(W.At(i, i) - S.At(i, i) - rho); v > 1e-4*scale {
+				t.Errorf("ρ=%g: W_ii − S_ii − ρ = %.3g", rho, v)
+			}
+		}
+		if k := d.KKT(); k.Edge > 1e-4*scale {
+			t.Errorf("ρ=%g: KKT edge violation %.3g", rho, k.Edge)
+		}
+		// The lasso path need not prune monotonically step by step; only
+		// the overall pruning is checked below.
+		t.Logf("ρ=%.4g: %d edges", rho, d.Edges())
+	}
+	if fits[len(fits)-1].Edges() >= fits[0].Edges() {
+		t.Errorf("L1 pruned no edges: %d → %d", fits[0].Edges(), fits[len(fits)-1].Edges())
+	}
+}
+
+// Every pair allowed with ρ = 0 has no solution (S is singular after
+// centring); with ρ > 0 it is the ordinary graphical lasso.
+func TestDRILLAllPairs(t *testing.T) {
+	Y := meuToyData(20, 30, 8)
+	if err := (&DRILL{AllPairs: true}).Fit(Y); !errors.Is(err, ErrSingular) {
+		t.Errorf("ρ = 0, all pairs: error %v, want ErrSingular", err)
+	}
+	d := &DRILL{AllPairs: true, Rho: 0.01, Tol: 1e-7}
+	if err := d.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	if k := d.KKT(); k.Edge > 1e-4*k.Scale || k.Diagonal > 1e-4*k.Scale {
+		t.Errorf("KKT %+v", k)
+	}
+}
