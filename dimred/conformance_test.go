@@ -49,6 +49,10 @@ var conformanceCases = []conformanceCase{
 	{"ClassicalMDS", 2, func() Embedder { return &ClassicalMDS{Q: 2} }},
 	{"KernelPCA/RBF", 2, func() Embedder { return &KernelPCA{Kernel: kernel.RBF{LengthScale: 2}, Q: 2} }},
 	{"KernelPCA/Linear", 2, func() Embedder { return &KernelPCA{Kernel: kernel.Linear{}, Q: 2} }},
+	{"MEU", 2, func() Embedder { return &MEU{K: 5} }},
+	{"AcyclicLLE", 2, func() Embedder { return &AcyclicLLE{K: 4} }},
+	{"DRILL", 2, func() Embedder { return &DRILL{K: 5} }},
+	{"DRILL/AllPairs", 2, func() Embedder { return &DRILL{AllPairs: true, Rho: 0.05} }},
 }
 
 // conformanceData is the shared 40×5 data set: a 2-D linear structure with
