@@ -157,18 +157,19 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	if err != nil {
 		return err
 	}
+	// The likelihood is evaluated at the fitted covariance W, which the
+	// solver meets the optimality conditions on; Θ, assembled from the
+	// column solutions, can be less accurate (KKT.Inverse).
 	var ch mat.Cholesky
-	if !ch.Factorize(res.Theta) {
-		return fmt.Errorf("%w: DRILL: the precision Θ is not positive definite", ErrSingular)
+	if !ch.Factorize(res.W) {
+		return fmt.Errorf("%w: DRILL: the covariance W is not positive definite", ErrSingular)
 	}
-	var trSTheta float64
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			trSTheta += S.At(i, j) * res.Theta.At(i, j)
-		}
+	var SW mat.Dense
+	if err := ch.SolveTo(&SW, S); err != nil {
+		return fmt.Errorf("%w: DRILL: %v", ErrSingular, err)
 	}
 	pf := float64(p)
-	d.logLik = 0.5*pf*ch.LogDet() - 0.5*pf*trSTheta - 0.5*float64(n)*pf*math.Log(2*math.Pi)
+	d.logLik = -0.5*pf*ch.LogDet() - 0.5*pf*mat.Trace(&SW) - 0.5*float64(n)*pf*math.Log(2*math.Pi)
 	d.n, d.q, d.theta, d.w, d.iters, d.edges, d.x, d.vals = n, q, res.Theta, res.W, res.Iterations, res.Edges, x, vals
 	d.kkt = DRILLKKT(res.KKT)
 	return retErr
@@ -184,14 +185,18 @@ func (d *DRILL) mustFit() {
 // resized, a wrong shape panics.
 func (d *DRILL) LatentTo(dst *mat.Dense) { d.mustFit(); copyLatent(dst, d.x) }
 
-// LogLikelihood returns log p(Y) = (p/2)(log|Θ| − tr SΘ) − (np/2) log 2π
-// at the fitted precision (the L1 penalty not included).
+// LogLikelihood returns log p(Y) = −(p/2)(log|W| + tr SW⁻¹) − (np/2) log 2π
+// at the fitted covariance W (the L1 penalty not included); at an exact
+// optimum W⁻¹ = Θ.
 func (d *DRILL) LogLikelihood() float64 { d.mustFit(); return d.logLik }
 
 // CovarianceTo stores W ≈ Θ⁻¹ (n×n) in dst.
 func (d *DRILL) CovarianceTo(dst *mat.SymDense) { d.mustFit(); copySym(dst, d.w) }
 
-// PrecisionTo stores Θ (n×n, zero off the graph) in dst.
+// PrecisionTo stores Θ (n×n, zero off the graph) in dst. Θ is assembled
+// from the column solutions of the graphical lasso; on nearly singular S
+// (ρ = 0, few neighbours) it can be far from W⁻¹ although W meets the
+// optimality conditions: KKT().Inverse = max|WΘ − I| reports it.
 func (d *DRILL) PrecisionTo(dst *mat.SymDense) { d.mustFit(); copySym(dst, d.theta) }
 
 // Edges returns the number of pairs i < j with θ_ij ≠ 0.

@@ -64,6 +64,17 @@ func TestDRILLCovarianceSelectionKKT(t *testing.T) {
 			}
 		}
 	}
+	// At the covariance-selection optimum tr(S W⁻¹) = n, so log p =
+	// −(p/2)(log|W| + n) − (np/2) log 2π.
+	var Wf mat.SymDense
+	d.CovarianceTo(&Wf)
+	var chW mat.Cholesky
+	chW.Factorize(&Wf)
+	_, p := Y.Dims()
+	want := -0.5*float64(p)*(chW.LogDet()+float64(n)) - 0.5*float64(n*p)*math.Log(2*math.Pi)
+	if got := d.LogLikelihood(); math.Abs(got-want) > 1e-6*math.Abs(want) {
+		t.Errorf("log-likelihood %.10g, covariance-selection identity %.10g", got, want)
+	}
 	k := d.KKT()
 	if k.Edge > 1e-5*scale || k.Diagonal > 1e-5*scale || k.OffGraph != 0 {
 		t.Errorf("KKT report %+v", k)
