@@ -46,7 +46,7 @@ import (
 // the motion capture and robot data).
 type AcyclicLLE struct {
 	K int // parents per point (k); 0 means 6; points near the end have fewer
-	Q int // q, latent dimension; 0 means 2
+	Q int // q, latent dimension; must be set (≥ 1)
 	// Order is the ordering: Order[r] is the point at position r, and a
 	// point's parents come from later positions. nil means 0, 1, …, n−1.
 	Order []int
@@ -83,14 +83,11 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	if k == 0 {
 		k = 6
 	}
-	if q == 0 {
-		q = 2
-	}
 	if k < 1 || k > n-1 {
 		panic(fmt.Sprintf("dimred: AcyclicLLE.K = %d outside [1, %d]", k, n-1))
 	}
 	if q < 1 || q > n-1 {
-		panic(fmt.Sprintf("dimred: AcyclicLLE.Q = %d outside [1, %d]", q, n-1))
+		panic(fmt.Sprintf("dimred: AcyclicLLE.Q = %d outside [1, %d] (Q must be set)", q, n-1))
 	}
 	order := make([]int, n)
 	if a.Order == nil {
@@ -119,6 +116,11 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	}
 	Yc := mat.DenseCopyOf(Y)
 	centreColumns(Yc)
+	for i := 0; i < n; i++ {
+		if v := dot(Yc.RawRowView(i), Yc.RawRowView(i)); math.IsInf(v, 0) || math.IsNaN(v) {
+			return errs.Overflowf("AcyclicLLE: ‖ŷ_%d‖² = %v", i, v)
+		}
+	}
 
 	parents := make([][]int, n)
 	ms := make([][]float64, n)
@@ -157,6 +159,9 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	var ll float64
 	for r := 0; r < n; r++ {
 		i := order[r]
+		if math.IsInf(res2[i], 0) || math.IsNaN(res2[i]) {
+			return errs.Overflowf("AcyclicLLE: residual of point %d = %v", i, res2[i])
+		}
 		if !(res2[i] > 0) {
 			return fmt.Errorf("%w: AcyclicLLE: point %d is reproduced exactly by its parents (zero residual); set Reg", ErrSingular, i)
 		}

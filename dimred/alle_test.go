@@ -14,7 +14,7 @@ import (
 func TestAcyclicLLEExactLikelihood(t *testing.T) {
 	Y := meuToyData(20, 6, 4)
 	n, p := Y.Dims()
-	a := &AcyclicLLE{K: 3}
+	a := &AcyclicLLE{Q: 2, K: 3}
 	if err := a.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestAcyclicLLEAllParentsRecoversPCA(t *testing.T) {
 		}
 	}
 	for _, order := range [][]int{nil, {3, 1, 7, 0, 2, 6, 5, 4}} {
-		a := &AcyclicLLE{K: n - 1, Order: order}
+		a := &AcyclicLLE{Q: 2, K: n - 1, Order: order}
 		if err := a.Fit(Y); err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func TestAcyclicLLEOrder(t *testing.T) {
 	for i := range rev {
 		rev[i] = n - 1 - i
 	}
-	a, b := &AcyclicLLE{K: 3}, &AcyclicLLE{K: 3, Order: rev}
+	a, b := &AcyclicLLE{Q: 2, K: 3}, &AcyclicLLE{Q: 2, K: 3, Order: rev}
 	if err := a.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
@@ -140,5 +140,5 @@ func TestAcyclicLLEOrder(t *testing.T) {
 	if a.LogLikelihood() == b.LogLikelihood() {
 		t.Error("reversed order gave the same likelihood")
 	}
-	mustPanic(t, "bad order", func() { (&AcyclicLLE{K: 1, Order: []int{0, 0, 1}}).Fit(mat.NewDense(3, 1, []float64{1, 2, 4})) })
+	mustPanic(t, "bad order", func() { (&AcyclicLLE{Q: 2, K: 1, Order: []int{0, 0, 1}}).Fit(mat.NewDense(3, 1, []float64{1, 2, 4})) })
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -53,6 +54,9 @@ type BayesianPCA struct {
 	// log p(Y|W, σ²) + log p(W|α) of the current parameters; returning
 	// true stops EM.
 	Monitor func(iter int, objective float64) bool
+	// Eigen tunes the eigensolver of the PPCA initialisation; nil means
+	// defaults.
+	Eigen *linalg.EigenSettings
 
 	n, p, q, iters int
 	mu             []float64
@@ -77,7 +81,7 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	st, err := newBPCAState(dense.AsDense(Y), q, m.PruneTol)
+	st, err := newBPCAState(dense.AsDense(Y), q, m.PruneTol, m.Eigen)
 	if err != nil {
 		return err
 	}
@@ -142,11 +146,11 @@ type bpcaState struct {
 
 // newBPCAState starts from the PPCA eigen solution with αᵢ = p/‖w_{:,i}‖²,
 // pruning columns below the threshold at once.
-func newBPCAState(Y *mat.Dense, q int, pruneTol float64) (*bpcaState, error) {
+func newBPCAState(Y *mat.Dense, q int, pruneTol float64, es *linalg.EigenSettings) (*bpcaState, error) {
 	n, p := Y.Dims()
-	init := PPCA{Q: q}
+	init := PPCA{Q: q, Eigen: es}
 	if err := init.Fit(Y); err != nil {
-		return nil, fmt.Errorf("BayesianPCA initialisation: %w", err)
+		return nil, errs.Wrap(err, "BayesianPCA initialisation")
 	}
 	if pruneTol == 0 {
 		pruneTol = 1e-12
@@ -320,7 +324,8 @@ func (m *BayesianPCA) ActiveDims() int {
 }
 
 // AlphasTo stores the ARD precisions αᵢ (+Inf for switched-off columns)
-// in dst, allocating it when nil, and returns it.
+// in dst and returns it. A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.alpha)
@@ -328,6 +333,8 @@ func (m *BayesianPCA) AlphasTo(dst []float64) []float64 {
 
 // LatentTo stores the posterior means ⟨X⟩ (n×q; switched-off columns are
 // zero) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *BayesianPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.q)
@@ -335,6 +342,8 @@ func (m *BayesianPCA) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores W (p×q; switched-off columns are zero) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *BayesianPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, m.q)
@@ -349,8 +358,12 @@ func (m *BayesianPCA) NoiseVariance() float64 { m.mustFit(); return m.sigma2 }
 // constant; without the prior on W).
 func (m *BayesianPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
 
-// Mean returns a copy of μ.
-func (m *BayesianPCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+// MeanTo stores in dst and returns the column means μ (length p). A nil or
+// empty dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *BayesianPCA) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
 
 // Iterations returns the number of EM iterations made.
 func (m *BayesianPCA) Iterations() int { return m.iters }

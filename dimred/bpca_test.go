@@ -96,7 +96,7 @@ func TestBayesianPCALogLikelihoodIsGaussian(t *testing.T) {
 			if got := m.ActiveDims(); got != c.wantAct {
 				t.Fatalf("%d active dimensions, want %d", got, c.wantAct)
 			}
-			mu := m.Mean()
+			mu := m.MeanTo(nil)
 			for j, v := range columnMeansRef(c.y) {
 				if math.Abs(mu[j]-v) > 1e-12*(1+math.Abs(v)) {
 					t.Errorf("Mean()[%d] = %v, column mean %v", j, mu[j], v)

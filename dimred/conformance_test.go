@@ -1,9 +1,15 @@
 package dimred
 
 import (
+	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
+	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -28,31 +34,38 @@ var (
 )
 
 // conformanceCase is one method under the contract: new returns a fresh
-// model whose latent dimension is q on conformanceData.
+// model whose latent dimension is q on conformanceData. projTol is the
+// largest |ProjectTo(training rows) − LatentTo| allowed, relative to
+// max |LatentTo| (Projectors only).
 type conformanceCase struct {
-	name string
-	q    int
-	new  func() Embedder
+	name    string
+	q       int
+	new     func() Embedder
+	projTol float64
 }
 
 var conformanceCases = []conformanceCase{
-	{"PCA", 2, func() Embedder { return &PCA{Q: 2} }},
-	{"PCA/randomized", 2, func() Embedder { return &PCA{Q: 2, Method: PCARandomized} }},
-	{"PPCA", 2, func() Embedder { return &PPCA{Q: 2} }},
-	{"PPCA/EM", 2, func() Embedder { return &PPCA{Q: 2, Algorithm: PPCAEM, Tol: 1e-9} }},
-	{"FactorAnalysis", 2, func() Embedder { return &FactorAnalysis{Q: 2} }},
-	{"MixturePPCA", 2, func() Embedder { return &MixturePPCA{M: 2, Q: 2} }},
-	{"BayesianPCA", 4, func() Embedder { return &BayesianPCA{Q: 4} }},
-	{"FeatureSelection", 2, func() Embedder { return &FeatureSelection{Q: 2} }},
-	{"FeatureExtraction", 2, func() Embedder { return &FeatureExtraction{Q: 2} }},
-	{"PrincipalCoordinates", 2, func() Embedder { return &PrincipalCoordinates{Q: 2} }},
-	{"ClassicalMDS", 2, func() Embedder { return &ClassicalMDS{Q: 2} }},
-	{"KernelPCA/RBF", 2, func() Embedder { return &KernelPCA{Kernel: kernel.RBF{LengthScale: 2}, Q: 2} }},
-	{"KernelPCA/Linear", 2, func() Embedder { return &KernelPCA{Kernel: kernel.Linear{}, Q: 2} }},
-	{"MEU", 2, func() Embedder { return &MEU{K: 5} }},
-	{"AcyclicLLE", 2, func() Embedder { return &AcyclicLLE{K: 4} }},
-	{"DRILL", 2, func() Embedder { return &DRILL{K: 5} }},
-	{"DRILL/AllPairs", 2, func() Embedder { return &DRILL{AllPairs: true, Rho: 0.05} }},
+	{"PCA", 2, func() Embedder { return &PCA{Q: 2} }, 1e-12},
+	{"PCA/randomized", 2, func() Embedder { return &PCA{Q: 2, Method: PCARandomized} }, 1e-12},
+	{"PPCA", 2, func() Embedder { return &PPCA{Q: 2} }, 1e-12},
+	{"PPCA/EM", 2, func() Embedder { return &PPCA{Q: 2, Method: PPCAEM, Tol: 1e-9} }, 1e-12},
+	{"FactorAnalysis", 2, func() Embedder { return &FactorAnalysis{Q: 2} }, 1e-12},
+	{"MixturePPCA", 2, func() Embedder { return &MixturePPCA{M: 2, Q: 2} }, 0},
+	{"BayesianPCA", 4, func() Embedder { return &BayesianPCA{Q: 4} }, 0},
+	{"FeatureSelection", 2, func() Embedder { return &FeatureSelection{Q: 2} }, 0},
+	{"FeatureExtraction", 2, func() Embedder { return &FeatureExtraction{Q: 2} }, 1e-12},
+	{"PrincipalCoordinates", 2, func() Embedder { return &PrincipalCoordinates{Q: 2} }, 0},
+	// Gower's add-a-point formula reproduces a fitted point exactly for
+	// Euclidean distances, to the rounding of D and of the eigenpairs.
+	{"ClassicalMDS", 2, func() Embedder { return &ClassicalMDS{Q: 2} }, 1e-9},
+	// X* = K̃t U Λ^{−1/2} = U Λ^{1/2} for the training rows, to the
+	// eigensolver's residual.
+	{"KernelPCA/RBF", 2, func() Embedder { return &KernelPCA{Kernel: kernel.RBF{LengthScale: 2}, Q: 2} }, 1e-9},
+	{"KernelPCA/Linear", 2, func() Embedder { return &KernelPCA{Kernel: kernel.Linear{}, Q: 2} }, 1e-9},
+	{"MEU", 2, func() Embedder { return &MEU{K: 5, Q: 2} }, 0},
+	{"AcyclicLLE", 2, func() Embedder { return &AcyclicLLE{K: 4, Q: 2} }, 0},
+	{"DRILL", 2, func() Embedder { return &DRILL{K: 5, Q: 2} }, 0},
+	{"DRILL/AllPairs", 2, func() Embedder { return &DRILL{AllPairs: true, Rho: 0.05, Q: 2} }, 0},
 }
 
 // conformanceData is the shared 40×5 data set: a 2-D linear structure with
@@ -135,4 +148,339 @@ func TestConformanceDeterministic(t *testing.T) {
 			}
 		})
 	}
+}
+
+// zeroRows is an n = 0 data matrix with p columns (gonum's Dense cannot be
+// empty in one dimension only).
+type zeroRows struct{ p int }
+
+func (z zeroRows) Dims() (int, int)    { return 0, z.p }
+func (z zeroRows) At(i, j int) float64 { panic(mat.ErrIndexOutOfRange) }
+func (z zeroRows) T() mat.Matrix       { return mat.Transpose{Matrix: z} }
+
+// panicMessage runs f and returns the message it panicked with ("" if it
+// did not panic).
+func panicMessage(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprint(r)
+			if msg == "" {
+				msg = "<empty panic>"
+			}
+		}
+	}()
+	f()
+	return ""
+}
+
+// checkPackagePanic fails unless f panics with the package's own message:
+// a "dimred: " prefix, once.
+func checkPackagePanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	msg := panicMessage(f)
+	switch {
+	case msg == "":
+		t.Errorf("%s: no panic", what)
+	case !strings.HasPrefix(msg, "dimred: "):
+		t.Errorf("%s: panic %q lacks the package's \"dimred: \" prefix", what, msg)
+	case strings.Count(msg, "dimred:") > 1:
+		t.Errorf("%s: panic %q repeats the \"dimred:\" prefix", what, msg)
+	}
+}
+
+// Use before a successful Fit panics with the package's message.
+func TestConformanceUnfittedMessage(t *testing.T) {
+	for _, c := range conformanceCases {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.new()
+			checkPackagePanic(t, "LatentTo before Fit", func() {
+				var X mat.Dense
+				m.LatentTo(&X)
+			})
+			if p, ok := m.(Projector); ok {
+				checkPackagePanic(t, "ProjectTo before Fit", func() {
+					var X mat.Dense
+					p.ProjectTo(&X, conformanceData())
+				})
+			}
+		})
+	}
+}
+
+// setQ sets the model's Q field (every method has one) by reflection.
+func setQ(m Embedder, q int) {
+	reflect.ValueOf(m).Elem().FieldByName("Q").SetInt(int64(q))
+}
+
+// A failed Fit — an error or a recovered panic — leaves the model unfitted:
+// after a good fit, each bad refit must make LatentTo (and ProjectTo) panic
+// as before the first Fit, never serving the previous fit.
+func TestConformanceFailedRefitUnfits(t *testing.T) {
+	nanY := conformanceData()
+	nanY.Set(7, 3, math.NaN())
+	_, p := nanY.Dims()
+	refits := []struct {
+		name  string
+		refit func(m Embedder) error
+	}{
+		{"NaN in Y", func(m Embedder) error { return m.Fit(nanY) }},
+		{"one row", func(m Embedder) error { return m.Fit(mat.NewDense(1, p, nil)) }},
+		{"zero rows", func(m Embedder) error { return m.Fit(zeroRows{p}) }},
+		{"parameter panic (Q = −1)", func(m Embedder) (err error) {
+			setQ(m, -1)
+			msg := panicMessage(func() { err = m.Fit(conformanceData()) })
+			if msg == "" {
+				return errors.New("Fit with Q = −1 did not panic")
+			}
+			return nil
+		}},
+	}
+	for _, c := range conformanceCases {
+		for _, r := range refits {
+			t.Run(c.name+"/"+r.name, func(t *testing.T) {
+				m := c.new()
+				if err := m.Fit(conformanceData()); err != nil {
+					t.Fatal(err)
+				}
+				var err error
+				if msg := panicMessage(func() { err = r.refit(m) }); msg != "" {
+					t.Errorf("bad refit panicked, want an error: %s", msg)
+					err = errors.New(msg)
+				}
+				if r.name == "parameter panic (Q = −1)" {
+					if err != nil {
+						t.Fatal(err)
+					}
+				} else if err == nil {
+					t.Fatal("bad refit returned no error")
+				}
+				checkPackagePanic(t, "LatentTo after a failed refit", func() {
+					var X mat.Dense
+					m.LatentTo(&X)
+				})
+				if p, ok := m.(Projector); ok {
+					checkPackagePanic(t, "ProjectTo after a failed refit", func() {
+						var X mat.Dense
+						p.ProjectTo(&X, conformanceData())
+					})
+				}
+			})
+		}
+	}
+}
+
+// NaN or Inf in Y → an error wrapping ErrNaN that names the entry.
+func TestConformanceNaN(t *testing.T) {
+	for _, c := range conformanceCases {
+		for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			t.Run(fmt.Sprintf("%s/%v", c.name, v), func(t *testing.T) {
+				Y := conformanceData()
+				Y.Set(11, 3, v)
+				err := c.new().Fit(Y)
+				if !errors.Is(err, ErrNaN) {
+					t.Fatalf("err = %v, want ErrNaN", err)
+				}
+				if !strings.Contains(err.Error(), "Y[11,3]") {
+					t.Errorf("error %q does not name the entry Y[11,3]", err)
+				}
+				if strings.Count(err.Error(), "dimred:") > 1 {
+					t.Errorf("error %q repeats the \"dimred:\" prefix", err)
+				}
+			})
+		}
+	}
+}
+
+// 0 or 1 rows → an error wrapping ErrTooFewPoints (a data property, not a
+// panic, whatever Q is).
+func TestConformanceTooFewPoints(t *testing.T) {
+	_, p := conformanceData().Dims()
+	for _, c := range conformanceCases {
+		for _, Y := range []mat.Matrix{zeroRows{p}, mat.NewDense(1, p, nil)} {
+			n, _ := Y.Dims()
+			t.Run(fmt.Sprintf("%s/n=%d", c.name, n), func(t *testing.T) {
+				var err error
+				if msg := panicMessage(func() { err = c.new().Fit(Y) }); msg != "" {
+					t.Fatalf("Fit panicked: %s", msg)
+				}
+				if !errors.Is(err, ErrTooFewPoints) {
+					t.Errorf("err = %v, want ErrTooFewPoints", err)
+				}
+			})
+		}
+	}
+}
+
+// NaN in ProjectTo's input: one rule (see Projector) — a panic with the
+// package's message naming the entry, except PPCA, which marginalises a
+// missing entry and must return finite positions.
+func TestConformanceProjectNaN(t *testing.T) {
+	for _, c := range conformanceCases {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.new()
+			if err := m.Fit(conformanceData()); err != nil {
+				t.Fatal(err)
+			}
+			p, ok := m.(Projector)
+			if !ok {
+				t.Skip("not a Projector")
+			}
+			Ynew := mat.DenseCopyOf(conformanceData().Slice(0, 3, 0, 5))
+			Ynew.Set(1, 2, math.NaN())
+			var X mat.Dense
+			if _, isPPCA := m.(*PPCA); isPPCA {
+				p.ProjectTo(&X, Ynew)
+				if err := errs.CheckFinite(&X, "X"); err != nil {
+					t.Errorf("PPCA.ProjectTo with a missing entry: %v", err)
+				}
+				return
+			}
+			msg := panicMessage(func() { p.ProjectTo(&X, Ynew) })
+			checkPackagePanic(t, "ProjectTo with a NaN", func() { p.ProjectTo(&X, Ynew) })
+			if msg != "" && !strings.Contains(msg, "Ynew[1,2]") {
+				t.Errorf("panic %q does not name the entry Ynew[1,2]", msg)
+			}
+		})
+	}
+}
+
+// ProjectTo of the training rows gives LatentTo's positions.
+func TestConformanceProjectTraining(t *testing.T) {
+	for _, c := range conformanceCases {
+		t.Run(c.name, func(t *testing.T) {
+			Y := conformanceData()
+			m := c.new()
+			if err := m.Fit(Y); err != nil {
+				t.Fatal(err)
+			}
+			p, ok := m.(Projector)
+			if !ok {
+				t.Skip("not a Projector")
+			}
+			var X, P mat.Dense
+			m.LatentTo(&X)
+			p.ProjectTo(&P, Y)
+			scale := mat.Norm(&X, math.Inf(1))
+			var d mat.Dense
+			d.Sub(&X, &P)
+			if diff := mat.Norm(&d, math.Inf(1)) / scale; !(diff <= c.projTol) {
+				t.Errorf("ProjectTo(training rows) differs from LatentTo by %.3g (relative), tolerance %g", diff, c.projTol)
+			}
+		})
+	}
+}
+
+// A nil Src means a fixed seed: refitting the same model gives
+// bit-identical results.
+func TestConformanceRefitIdentical(t *testing.T) {
+	for _, c := range conformanceCases {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.new()
+			var X1, X2 mat.Dense
+			for _, X := range []*mat.Dense{&X1, &X2} {
+				if err := m.Fit(conformanceData()); err != nil {
+					t.Fatal(err)
+				}
+				m.LatentTo(X)
+			}
+			if !mat.Equal(&X1, &X2) {
+				t.Error("two fits of one model with nil Src differ")
+			}
+		})
+	}
+}
+
+// A zero Q is a programmer error (doc.go, "Conventions"): Fit panics with
+// the package's message. BayesianPCA is the documented exception: its Q is
+// only an upper bound that ARD prunes, and 0 means the largest useful one.
+func TestConformanceZeroQ(t *testing.T) {
+	for _, c := range conformanceCases {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.new()
+			setQ(m, 0)
+			if _, ok := m.(*BayesianPCA); ok {
+				if err := m.Fit(conformanceData()); err != nil {
+					t.Fatalf("BayesianPCA with the default Q: %v", err)
+				}
+				return
+			}
+			checkPackagePanic(t, "Fit with Q = 0", func() { m.Fit(conformanceData()) })
+		})
+	}
+}
+
+// Finite data whose covariance, Gram or distance matrix overflows float64
+// (a column ~1e300): an error wrapping ErrOverflow that names the overflow,
+// never ErrNaN blaming the caller's data, nor a silent Inf. A method whose
+// result is still representable (the RBF kernel of huge distances is 0
+// there, exactly as in exact arithmetic) may instead succeed, with finite
+// latent positions.
+func TestConformanceOverflow(t *testing.T) {
+	for _, c := range conformanceCases {
+		t.Run(c.name, func(t *testing.T) {
+			Y := withHugeColumn(40, 5, 11)
+			m := c.new()
+			var err error
+			if msg := panicMessage(func() { err = m.Fit(Y) }); msg != "" {
+				t.Fatalf("Fit panicked: %s", msg)
+			}
+			if err == nil {
+				var X mat.Dense
+				m.LatentTo(&X)
+				if e := errs.CheckFinite(&X, "X"); e != nil {
+					t.Errorf("Fit succeeded with a non-finite result: %v", e)
+				}
+				return
+			}
+			checkOverflowErr(t, "Fit", err)
+		})
+	}
+}
+
+// The one dst rule on the extractors every method shares: EigenvaluesTo
+// allocates a nil dst and panics with mat.ErrShape on another length;
+// LoadingsTo resizes an empty dst and panics on another shape.
+func TestConformanceDstRule(t *testing.T) {
+	type eigenvaluer interface{ EigenvaluesTo([]float64) []float64 }
+	type loader interface{ LoadingsTo(*mat.Dense) }
+	for _, c := range conformanceCases {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.new()
+			if err := m.Fit(conformanceData()); err != nil {
+				t.Fatal(err)
+			}
+			if e, ok := m.(eigenvaluer); ok {
+				v := e.EigenvaluesTo(nil)
+				if len(v) == 0 {
+					t.Fatal("EigenvaluesTo(nil) returned nothing")
+				}
+				if w := e.EigenvaluesTo(make([]float64, len(v))); !floatsEqual(v, w) {
+					t.Errorf("EigenvaluesTo into a sized dst: %v, want %v", w, v)
+				}
+				if msg := panicMessage(func() { e.EigenvaluesTo(make([]float64, len(v)+1)) }); msg != mat.ErrShape.Error() {
+					t.Errorf("EigenvaluesTo with a dst of another length: panic %q, want mat.ErrShape", msg)
+				}
+			}
+			if l, ok := m.(loader); ok {
+				var W mat.Dense
+				l.LoadingsTo(&W)
+				r, q := W.Dims()
+				if msg := panicMessage(func() { l.LoadingsTo(mat.NewDense(r+1, q, nil)) }); msg != mat.ErrShape.Error() {
+					t.Errorf("LoadingsTo with a dst of another shape: panic %q, want mat.ErrShape", msg)
+				}
+			}
+		})
+	}
+}
+
+func floatsEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

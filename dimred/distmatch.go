@@ -20,8 +20,8 @@ import (
 // coordinates analysis (the same extraction through the n×n dual
 // eigenproblem).
 
-// DistanceMatchingError returns the book's distance-matching error (§3.3,
-// L1580) between the data squared distances D (n×n, from p features) and
+// DistanceMatchingError returns the book's distance-matching error (§3.3)
+// between the data squared distances D (n×n, from p features) and
 // the latent squared distances Δ (n×n, from q latent dimensions):
 //
 //	E(X) = 1/(n(n−1)) Σ_i Σ_j | d_ij/p − δ_ij/q |,
@@ -60,7 +60,7 @@ func DistanceMatchingError(D, Delta mat.Symmetric, p, q int) float64 {
 // distances are asked to match the raw ones (for feature selection the
 // best scale among contractions is ℓ = 1, not √(q/p)). Applied to the
 // scaled matrices D/p and Δ/q it gives n(n−1) times DistanceMatchingError,
-// and Chapter 4's Σ_i Σ_{j<i} |δ_ij/q − d_ij/p| (book L2011) is half of
+// and Chapter 4's Σ_i Σ_{j<i} |δ_ij/q − d_ij/p| (the opening of book Chapter 4) is half of
 // that, n(n−1)/2 times DistanceMatchingError. It panics if the sizes differ.
 func DistanceMatchingSum(D, Delta mat.Symmetric) float64 {
 	n := D.SymmetricDim()
@@ -100,20 +100,27 @@ type FeatureSelection struct {
 	p    int
 }
 
-// Fit selects the features of Y (n×p, n ≥ 2). It panics unless 0 < q ≤ p
-// and returns an error wrapping ErrNaN for a non-finite entry.
-func (f *FeatureSelection) Fit(Y mat.Matrix) error {
+// Fit selects the features of Y (n×p). It returns an error wrapping
+// ErrTooFewPoints when n < 2 and ErrNaN for a non-finite entry, and panics
+// unless 1 ≤ Q ≤ p. A failed Fit leaves the model unfitted.
+func (f *FeatureSelection) Fit(Y mat.Matrix) (err error) {
+	defer discardOnError(&err, &f.x)
 	n, p := Y.Dims()
-	if f.Q <= 0 || f.Q > p {
-		panic(fmt.Sprintf("dimred: FeatureSelection q = %d outside [1, p=%d]", f.Q, p))
-	}
 	if n < 2 {
-		return fmt.Errorf("%w: FeatureSelection needs n ≥ 2, got %d", ErrTooFewPoints, n)
+		return fmt.Errorf("%w: FeatureSelection needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
+	}
+	if f.Q < 1 || f.Q > p {
+		panic(fmt.Sprintf("dimred: FeatureSelection Q = %d outside [1, p = %d]", f.Q, p))
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	vars := linalg.ColumnVariances(Y)
+	for j, v := range vars {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return errs.Overflowf("FeatureSelection variance of column %d = %v", j, v)
+		}
+	}
 	order := make([]int, p)
 	for i := range order {
 		order[i] = i
@@ -140,14 +147,16 @@ func (f *FeatureSelection) Selected() []int {
 	return append([]int(nil), f.idx...)
 }
 
-// VariancesTo returns the unbiased variances of all p columns of Y, in
-// column order (dst is reused when it has length p).
+// VariancesTo stores in dst and returns the unbiased variances of all p
+// columns of Y, in column order. A nil or empty dst is allocated; a dst of
+// another length panics with mat.ErrShape.
 func (f *FeatureSelection) VariancesTo(dst []float64) []float64 {
 	f.mustFit()
 	return dense.CopyVecTo(dst, f.vars)
 }
 
-// LatentTo stores X (n×q), the selected (and scaled) columns of Y.
+// LatentTo stores X (n×q), the selected (and scaled) columns of Y, in dst.
+// An empty dst is resized; a dst of another shape panics with mat.ErrShape.
 func (f *FeatureSelection) LatentTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.x.Dims()
@@ -165,7 +174,7 @@ func (f *FeatureSelection) Error() float64 {
 
 func (f *FeatureSelection) mustFit() {
 	if f.x == nil {
-		panic("dimred: FeatureSelection used before Fit")
+		panic("dimred: FeatureSelection used before a successful Fit")
 	}
 }
 
@@ -217,15 +226,18 @@ type FeatureExtraction struct {
 	n, p   int
 }
 
-// Fit computes the principal axes of Y (n×p, n ≥ 2). It panics unless
-// 0 < q ≤ p.
-func (f *FeatureExtraction) Fit(Y mat.Matrix) error {
+// Fit computes the principal axes of Y (n×p). It returns an error wrapping
+// ErrTooFewPoints when n < 2, ErrNaN for a non-finite entry, ErrOverflow
+// when the covariance of finite data overflows, or the eigensolver's error,
+// and panics unless 1 ≤ Q ≤ p. A failed Fit leaves the model unfitted.
+func (f *FeatureExtraction) Fit(Y mat.Matrix) (err error) {
+	defer discardOnError(&err, &f.x)
 	n, p := Y.Dims()
-	if f.Q <= 0 || f.Q > p {
-		panic(fmt.Sprintf("dimred: FeatureExtraction q = %d outside [1, p=%d]", f.Q, p))
-	}
 	if n < 2 {
-		return fmt.Errorf("%w: FeatureExtraction needs n ≥ 2, got %d", ErrTooFewPoints, n)
+		return fmt.Errorf("%w: FeatureExtraction needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
+	}
+	if f.Q < 1 || f.Q > p {
+		panic(fmt.Sprintf("dimred: FeatureExtraction Q = %d outside [1, p = %d]", f.Q, p))
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
@@ -234,9 +246,12 @@ func (f *FeatureExtraction) Fit(Y mat.Matrix) error {
 	mu := linalg.CentreColumns(&yc, Y)
 	S := mat.NewSymDense(p, nil)
 	S.SymOuterK(1/float64(n), yc.T())
+	if err := errs.CheckOverflow(S, "FeatureExtraction covariance S"); err != nil {
+		return err
+	}
 	vals, vecs, err := linalg.EigenSym(S, f.Q, linalg.Largest, f.Eigen)
 	if err != nil {
-		return err
+		return errs.Wrap(err, "FeatureExtraction eigensolve")
 	}
 	tr := 0.0
 	for k := 0; k < p; k++ {
@@ -252,13 +267,16 @@ func (f *FeatureExtraction) Fit(Y mat.Matrix) error {
 }
 
 // ProjectTo stores in dst (m×q) the latent positions of new points Ynew
-// (m×p): √(q/p) (Ynew − 1μᵀ) R_q (without the factor when NoScale).
+// (m×p): √(q/p) (Ynew − 1μᵀ) R_q (without the factor when NoScale). An
+// empty dst is resized; a dst of another shape panics with mat.ErrShape. A
+// NaN or Inf in Ynew panics (see Projector).
 func (f *FeatureExtraction) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	f.mustFit()
 	m, p := Ynew.Dims()
 	if p != f.p {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("FeatureExtraction.ProjectTo", Ynew, "Ynew")
 	dense.ReuseAs(dst, m, f.Q)
 	var yc mat.Dense
 	yc.CloneFrom(Ynew)
@@ -274,7 +292,8 @@ func (f *FeatureExtraction) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	}
 }
 
-// LatentTo stores X (n×q).
+// LatentTo stores X (n×q) in dst. An empty dst is resized; a dst of
+// another shape panics with mat.ErrShape.
 func (f *FeatureExtraction) LatentTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.x.Dims()
@@ -282,17 +301,21 @@ func (f *FeatureExtraction) LatentTo(dst *mat.Dense) {
 	dst.Copy(f.x)
 }
 
-// RotationTo stores R_q (p×q), the top q eigenvectors of S (orthonormal
-// columns, largest-magnitude entry positive).
-func (f *FeatureExtraction) RotationTo(dst *mat.Dense) {
+// LoadingsTo stores in dst the rotation R_q (p×q): the top q eigenvectors
+// of S, orthonormal columns with the largest-magnitude entry positive — the
+// same quantity as PCA.LoadingsTo, the principal axes onto which the
+// centred data are rotated. An empty dst is resized; a dst of another
+// shape panics with mat.ErrShape.
+func (f *FeatureExtraction) LoadingsTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.r.Dims()
 	dense.ReuseAs(dst, r, c)
 	dst.Copy(f.r)
 }
 
-// EigenvaluesTo returns λ_1 ≥ … ≥ λ_q, the top q eigenvalues of the ML
-// covariance S = n⁻¹ŶᵀŶ (dst is reused when it has length q).
+// EigenvaluesTo stores in dst and returns λ_1 ≥ … ≥ λ_q, the top q
+// eigenvalues of the ML covariance S = n⁻¹ŶᵀŶ. A nil or empty dst is
+// allocated; a dst of another length panics with mat.ErrShape.
 func (f *FeatureExtraction) EigenvaluesTo(dst []float64) []float64 {
 	f.mustFit()
 	return dense.CopyVecTo(dst, f.lambda)
@@ -319,7 +342,7 @@ func extractionError(trS float64, lambda []float64, n, p int) float64 {
 
 func (f *FeatureExtraction) mustFit() {
 	if f.x == nil {
-		panic("dimred: FeatureExtraction used before Fit")
+		panic("dimred: FeatureExtraction used before a successful Fit")
 	}
 }
 
@@ -352,12 +375,19 @@ type PrincipalCoordinates struct {
 	fitted bool
 }
 
-// Fit computes the principal coordinates of Y (n×p). It panics unless
-// 0 < q < n.
-func (f *PrincipalCoordinates) Fit(Y mat.Matrix) error {
+// Fit computes the principal coordinates of Y (n×p). It returns an error
+// wrapping ErrTooFewPoints when n < 2, ErrNaN for a non-finite entry,
+// ErrOverflow when the inner products of finite data overflow, or the
+// eigensolver's error, and panics unless 1 ≤ Q < n. A failed Fit leaves the
+// model unfitted.
+func (f *PrincipalCoordinates) Fit(Y mat.Matrix) (err error) {
+	defer discardOnError(&err, &f.fitted)
 	n, p := Y.Dims()
-	if f.Q <= 0 || f.Q >= n {
-		panic(fmt.Sprintf("dimred: PrincipalCoordinates q = %d outside [1, n−1=%d]", f.Q, n-1))
+	if n < 2 {
+		return fmt.Errorf("%w: PrincipalCoordinates needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
+	}
+	if f.Q < 1 || f.Q >= n {
+		panic(fmt.Sprintf("dimred: PrincipalCoordinates Q = %d outside [1, n−1 = %d]", f.Q, n-1))
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
@@ -366,9 +396,12 @@ func (f *PrincipalCoordinates) Fit(Y mat.Matrix) error {
 	linalg.CentreColumns(&yc, Y)
 	G := mat.NewSymDense(n, nil)
 	G.SymOuterK(1, &yc)
+	if err := errs.CheckOverflow(G, "PrincipalCoordinates inner products ŶŶᵀ"); err != nil {
+		return err
+	}
 	vals, vecs, err := linalg.EigenSym(G, f.Q, linalg.Largest, f.Eigen)
 	if err != nil {
-		return err
+		return errs.Wrap(err, "PrincipalCoordinates eigensolve")
 	}
 	tr := 0.0
 	for i := 0; i < n; i++ {
@@ -389,7 +422,8 @@ func (f *PrincipalCoordinates) Fit(Y mat.Matrix) error {
 	return nil
 }
 
-// LatentTo stores X (n×q).
+// LatentTo stores X (n×q) in dst. An empty dst is resized; a dst of
+// another shape panics with mat.ErrShape.
 func (f *PrincipalCoordinates) LatentTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.x.Dims()
@@ -397,8 +431,9 @@ func (f *PrincipalCoordinates) LatentTo(dst *mat.Dense) {
 	dst.Copy(f.x)
 }
 
-// EigenvectorsTo stores U_q (n×q), the orthonormal top eigenvectors of
-// ŶŶᵀ (largest-magnitude entry positive).
+// EigenvectorsTo stores in dst U_q (n×q), the orthonormal top eigenvectors
+// of ŶŶᵀ (largest-magnitude entry positive). An empty dst is resized; a dst
+// of another shape panics with mat.ErrShape.
 func (f *PrincipalCoordinates) EigenvectorsTo(dst *mat.Dense) {
 	f.mustFit()
 	r, c := f.u.Dims()
@@ -406,8 +441,9 @@ func (f *PrincipalCoordinates) EigenvectorsTo(dst *mat.Dense) {
 	dst.Copy(f.u)
 }
 
-// EigenvaluesTo returns the top q eigenvalues of ŶŶᵀ, which are n times
-// those of S (dst is reused when it has length q).
+// EigenvaluesTo stores in dst and returns the top q eigenvalues of ŶŶᵀ,
+// which are n times those of S. A nil or empty dst is allocated; a dst of
+// another length panics with mat.ErrShape.
 func (f *PrincipalCoordinates) EigenvaluesTo(dst []float64) []float64 {
 	f.mustFit()
 	return dense.CopyVecTo(dst, f.mu)
@@ -427,6 +463,6 @@ func (f *PrincipalCoordinates) Error() float64 {
 
 func (f *PrincipalCoordinates) mustFit() {
 	if !f.fitted {
-		panic("dimred: PrincipalCoordinates used before Fit")
+		panic("dimred: PrincipalCoordinates used before a successful Fit")
 	}
 }

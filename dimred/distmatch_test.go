@@ -128,7 +128,7 @@ func TestDistanceMatchingClosedForms(t *testing.T) {
 }
 
 func TestDistancesRotationInvariant(t *testing.T) {
-	// D(YRᵀ) = D(Y) for orthogonal R (§3.4, L1648–L1650).
+	// D(YRᵀ) = D(Y) for orthogonal R (§3.4).
 	rng := rand.New(rand.NewPCG(33, 34))
 	Y := randMatrix(rng, 15, 4)
 	var qr mat.QR
@@ -179,7 +179,7 @@ func TestFeatureSelectionPicksLargestVariance(t *testing.T) {
 		t.Errorf("E_PCA = %g, want ≈ 0.1", e)
 	}
 	var R mat.Dense
-	fe.RotationTo(&R)
+	fe.LoadingsTo(&R)
 	ang := math.Atan2(R.At(1, 0), R.At(0, 0)) * 180 / math.Pi
 	if ang < 0 {
 		ang += 180

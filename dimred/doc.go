@@ -55,13 +55,31 @@
 //
 // # Conventions
 //
-// Every embedding method implements [Embedder]: Fit(Y) then LatentTo(X).
+// Every embedding method implements [Embedder]: Fit(Y) then LatentTo(X);
+// those with an out-of-sample map implement [Projector] (ProjectTo).
 // Hyperparameters are exported struct fields commented with the book's symbol;
 // the zero value of an optional field selects a documented default.
 // Iterative methods have MaxIter, Tol and a Monitor callback; the package
 // never prints. Random choices use a Src rand.Source field (math/rand/v2);
 // nil means a fixed, documented seed, so every result is reproducible.
 // Eigenvectors have a fixed sign: the entry of largest magnitude is positive.
+//
+// The same name means the same thing in every method:
+//
+//   - Q is the latent dimension q and must be set: a zero (or negative) Q
+//     is a programmer error and Fit panics. The one exception is
+//     BayesianPCA, whose Q is only an upper bound that automatic relevance
+//     determination prunes; its zero value means the largest useful bound.
+//   - Method selects the algorithm (PCA.Method, PPCA.Method); Eigen
+//     (*linalg.EigenSettings, nil for defaults) tunes the eigensolver
+//     wherever one runs; MaxIter counts iterations.
+//   - Every …To extractor follows one dst rule: for a matrix, an empty dst
+//     is resized and a dst of another shape panics with mat.ErrShape; for a
+//     slice, a nil or empty dst is allocated and a dst of another length
+//     panics with mat.ErrShape. Float64 slices come out only through
+//     …To(dst).
+//   - LoadingsTo is the p×q matrix of principal directions (or W) wherever
+//     the method has one; EigenvaluesTo the leading eigenvalues.
 //
 // # Errors and panics
 //
@@ -71,4 +89,17 @@
 // a disconnected neighbourhood graph, non-convergence, a singular matrix)
 // are returned as errors wrapping one of the package's sentinels, such as
 // [ErrNaN] or [ErrNotConverged], with context naming the point or parameter.
+// For every model, too few points (n < 2) is an error, checked before Q. A covariance,
+// Gram or distance matrix that overflows although every input entry is
+// finite is [ErrOverflow] ("rescale the data"), never the caller's ErrNaN.
+//
+// A Fit that fails — returns an error other than ErrNotConverged, or
+// panics — leaves the model unfitted: it never serves an earlier fit, and
+// later use panics as before the first Fit. An ErrNotConverged fit keeps
+// its last estimate and is usable.
+//
+// NaN in new data: ProjectTo (and ProjectDistancesTo, ProjectKernelTo,
+// PreImage.MapTo) have no error to return, so a NaN or Inf entry panics
+// with a message naming it — except PPCA.ProjectTo, which treats NaN as a
+// missing value and marginalises it.
 package dimred

@@ -47,7 +47,7 @@ import (
 type DRILL struct {
 	K        int     // neighbours per point (k); 0 means 6; the graph is the union kNN graph
 	AllPairs bool    // every pair a neighbour (the paper's Fig 9)
-	Q        int     // q, latent dimension; 0 means 2
+	Q        int     // q, latent dimension; must be set (≥ 1)
 	Rho      float64 // ρ ≥ 0, L1 weight on Θ (diagonal included)
 
 	MaxIter int     // glasso sweeps; 0 means 3000
@@ -101,14 +101,11 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	if k == 0 {
 		k = 6
 	}
-	if q == 0 {
-		q = 2
-	}
 	if !d.AllPairs && (k < 1 || k > n-1) {
 		panic(fmt.Sprintf("dimred: DRILL.K = %d outside [1, %d]", k, n-1))
 	}
 	if q < 1 || q > n-1 {
-		panic(fmt.Sprintf("dimred: DRILL.Q = %d outside [1, %d]", q, n-1))
+		panic(fmt.Sprintf("dimred: DRILL.Q = %d outside [1, %d] (Q must be set)", q, n-1))
 	}
 	if !(d.Rho >= 0) || math.IsInf(d.Rho, 0) {
 		panic(fmt.Sprintf("dimred: DRILL.Rho = %v must be non-negative and finite", d.Rho))
@@ -120,6 +117,9 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	centreColumns(Yc)
 	S := mat.NewSymDense(n, nil)
 	S.SymOuterK(1/float64(p), Yc)
+	if err := errs.CheckOverflow(S, "S = ŶŶᵀ/p"); err != nil {
+		return errs.Wrap(err, "DRILL")
+	}
 	pen := glasso.Penalty{Rho: d.Rho}
 	if !d.AllPairs {
 		nb, err := neighbours.KNearest(Y, k)

@@ -26,7 +26,7 @@ func drillS(Y mat.Matrix) *mat.SymDense {
 func TestDRILLCovarianceSelectionKKT(t *testing.T) {
 	Y := meuToyData(30, 8, 6)
 	n, _ := Y.Dims()
-	d := &DRILL{K: 4, Tol: 1e-8}
+	d := &DRILL{Q: 2, K: 4, Tol: 1e-8}
 	if err := d.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestDRILLPathL1(t *testing.T) {
 	}
 	scale /= float64(n * (n - 1))
 	rhos := []float64{0, 0.1 * scale, 0.3 * scale, scale}
-	fits, err := DRILLPath(Y, DRILL{K: 8, Tol: 1e-7}, rhos)
+	fits, err := DRILLPath(Y, DRILL{Q: 2, K: 8, Tol: 1e-7}, rhos)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,10 +126,10 @@ func TestDRILLPathL1(t *testing.T) {
 // centring); with ρ > 0 it is the ordinary graphical lasso.
 func TestDRILLAllPairs(t *testing.T) {
 	Y := meuToyData(20, 30, 8)
-	if err := (&DRILL{AllPairs: true}).Fit(Y); !errors.Is(err, ErrSingular) {
+	if err := (&DRILL{Q: 2, AllPairs: true}).Fit(Y); !errors.Is(err, ErrSingular) {
 		t.Errorf("ρ = 0, all pairs: error %v, want ErrSingular", err)
 	}
-	d := &DRILL{AllPairs: true, Rho: 0.01, Tol: 1e-7}
+	d := &DRILL{Q: 2, AllPairs: true, Rho: 0.01, Tol: 1e-7}
 	if err := d.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestDRILLBruteForce(t *testing.T) {
 		}
 	}
 	for _, rho := range []float64{0, 0.02} {
-		d := &DRILL{K: 2, Rho: rho, Tol: 1e-10, MaxIter: 100000}
+		d := &DRILL{Q: 2, K: 2, Rho: rho, Tol: 1e-10, MaxIter: 100000}
 		if err := d.Fit(Y); err != nil {
 			t.Fatal(err)
 		}

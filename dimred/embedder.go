@@ -1,14 +1,24 @@
 package dimred
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"errors"
+
+	"github.com/dimredbook/book/dimred/internal/errs"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // Embedder is implemented by every embedding method of the package.
 type Embedder interface {
 	// Fit fits the model to Y, an n×p matrix whose rows are observations.
 	// Y is never modified.
 	Fit(Y mat.Matrix) error
-	// LatentTo stores the n×q latent positions X in dst. A nil or empty
-	// dst is resized; a dst of another shape panics with mat.ErrShape.
+	// LatentTo stores the n×q latent positions X in dst. An empty dst is
+	// resized; a dst of another shape panics with mat.ErrShape.
+	// Using a model with no successful Fit panics with a "dimred: ..."
+	// message. A Fit that fails — returns an error other than
+	// ErrNotConverged, or panics — leaves the model unfitted; it never
+	// serves an earlier fit.
 	LatentTo(dst *mat.Dense)
 }
 
@@ -17,8 +27,49 @@ type Embedder interface {
 type Projector interface {
 	Embedder
 	// ProjectTo stores in dst the m×q latent positions of the m×p rows of
-	// Ynew. An empty dst is resized; a dst of another shape, or Ynew with
-	// another number of columns than the training data, panics with
-	// mat.ErrShape. Using an unfitted model panics.
+	// Ynew. An empty dst is resized; a dst of another shape panics with
+	// mat.ErrShape, as does Ynew with another number of columns than the
+	// training data. Using an unfitted model panics. Projecting the training
+	// rows gives LatentTo's positions (to rounding).
+	//
+	// NaN in Ynew — one rule for every Projector: ProjectTo has no error to
+	// return, so a NaN or Inf entry panics with a "dimred: ..." message
+	// naming the entry (check new data first); the one exception is
+	// PPCA.ProjectTo, whose model can marginalise a missing value: there
+	// NaN marks a missing entry and the row's posterior mean uses its
+	// observed entries only (Inf still panics).
 	ProjectTo(dst *mat.Dense, Ynew mat.Matrix)
+}
+
+// discardOnError is the one failed-fit rule of every Fit in the package
+// (DESIGN: a failed Fit leaves the model unfitted). Deferred as the first
+// statement of Fit,
+//
+//	func (m *T) Fit(Y mat.Matrix) (err error) {
+//		defer discardOnError(&err, &m.fitted)
+//
+// it zeroes *fitted — the field whose zero value means "unfitted" — when Fit
+// returns an error other than ErrNotConverged (whose result is still
+// usable) or panics (the panic goes on), so that a failed refit never
+// serves the previous fit: later use panics as before the first Fit.
+func discardOnError[T any](err *error, fitted *T) {
+	if r := recover(); r != nil {
+		var zero T
+		*fitted = zero
+		panic(r)
+	}
+	if *err != nil && !errors.Is(*err, ErrNotConverged) {
+		var zero T
+		*fitted = zero
+	}
+}
+
+// checkProjectInput is the NaN rule of ProjectTo (see Projector) and of the
+// other out-of-sample maps (ProjectDistancesTo, ProjectKernelTo,
+// PreImage.MapTo): a NaN or Inf entry of the input panics with a
+// "dimred: <method>: NaN or Inf in input: <what>[i,j] = v" message.
+func checkProjectInput(method string, Y mat.Matrix, what string) {
+	if err := errs.CheckFinite(Y, what); err != nil {
+		panic(errs.Wrap(err, method).Error())
+	}
 }

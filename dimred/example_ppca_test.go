@@ -44,7 +44,7 @@ func ExamplePPCA() {
 	}
 	fmt.Printf("σ = %.2f\n", math.Sqrt(m.NoiseVariance()))
 	// σ² is the mean of the discarded eigenvalues; EM reaches the same point.
-	em := dimred.PPCA{Q: 2, Algorithm: dimred.PPCAEM}
+	em := dimred.PPCA{Q: 2, Method: dimred.PPCAEM}
 	if err := em.Fit(Y); err != nil {
 		panic(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -41,6 +42,9 @@ type FactorAnalysis struct {
 	// end with the iteration number (from 0) and the log-likelihood of the
 	// current parameters; returning true stops EM.
 	Monitor func(iter int, logLik float64) bool
+	// Eigen tunes the eigensolver of the PPCA initialisation; nil means
+	// defaults.
+	Eigen *linalg.EigenSettings
 
 	n, p, iters int
 	mu, psi     []float64
@@ -66,7 +70,7 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	st, err := newFAState(dense.AsDense(Y), q)
+	st, err := newFAState(dense.AsDense(Y), q, m.Eigen)
 	if err != nil {
 		return err
 	}
@@ -101,11 +105,11 @@ type faState struct {
 
 // newFAState starts EM from the PPCA solution: W = W_PPCA and
 // ψ_j = S_jj − ‖w_{j,:}‖², floored as in mStep.
-func newFAState(Y *mat.Dense, q int) (*faState, error) {
+func newFAState(Y *mat.Dense, q int, es *linalg.EigenSettings) (*faState, error) {
 	n, p := Y.Dims()
-	init := PPCA{Q: q}
+	init := PPCA{Q: q, Eigen: es}
 	if err := init.Fit(Y); err != nil {
-		return nil, fmt.Errorf("FactorAnalysis initialisation: %w", err)
+		return nil, errs.Wrap(err, "FactorAnalysis initialisation")
 	}
 	st := &faState{y: Y, mu: init.mu, sdiag: make([]float64, p), w: mat.DenseCopyOf(init.w),
 		psi: make([]float64, p), pw: mat.NewDense(p, q, nil), z: mat.NewDense(p, q, nil)}
@@ -215,6 +219,8 @@ func (st *faState) mStep() error {
 }
 
 // LatentTo stores the posterior means ⟨X⟩ = Ŷ Ψ⁻¹ W G (n×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.fq())
@@ -222,6 +228,8 @@ func (m *FactorAnalysis) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores W (p×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, m.fq())
@@ -229,7 +237,8 @@ func (m *FactorAnalysis) LoadingsTo(dst *mat.Dense) {
 }
 
 // NoiseVariancesTo stores the p noise variances ψ_j (the diagonal of Ψ) in
-// dst, allocating it when nil, and returns it.
+// dst and returns it. A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) NoiseVariancesTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.psi)
@@ -241,20 +250,24 @@ func (m *FactorAnalysis) LogLikelihood() float64 { m.mustFit(); return m.ll }
 // Iterations returns the number of EM iterations made.
 func (m *FactorAnalysis) Iterations() int { return m.iters }
 
-// Mean returns a copy of μ.
-func (m *FactorAnalysis) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+// MeanTo stores in dst and returns the mean μ (length p). A nil or empty
+// dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *FactorAnalysis) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
 
 // ProjectTo stores the posterior means of new observations (rows of Ynew)
 // in dst. It panics on a shape mismatch or a NaN or Inf in Ynew.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *FactorAnalysis) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()
 	if c != m.p {
 		panic(mat.ErrShape)
 	}
-	if err := errs.CheckFinite(Ynew, "Ynew"); err != nil {
-		panic("dimred: FactorAnalysis.ProjectTo: " + err.Error())
-	}
+	checkProjectInput("FactorAnalysis.ProjectTo", Ynew, "Ynew")
 	bt := mat.NewDense(m.p, m.fq(), nil)
 	for j := 0; j < m.p; j++ {
 		for a := 0; a < m.fq(); a++ {

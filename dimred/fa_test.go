@@ -136,7 +136,7 @@ func TestFactorAnalysisProjectTo(t *testing.T) {
 	ynew := lowRank(5, 6, 2, 0.5, 32)
 	var got mat.Dense
 	m.ProjectTo(&got, ynew)
-	if want := condMean(ynew, &w, m.Mean(), psi); !mat.EqualApprox(&got, want, 1e-10) {
+	if want := condMean(ynew, &w, m.MeanTo(nil), psi); !mat.EqualApprox(&got, want, 1e-10) {
 		t.Errorf("ProjectTo = %v, want %v", mat.Formatted(&got), mat.Formatted(want))
 	}
 	var x, px mat.Dense

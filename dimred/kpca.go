@@ -32,7 +32,7 @@ import (
 //
 // scaled so that X Xᵀ = K̃ when q = n: kernel PCA is classical
 // multidimensional scaling on the feature-space squared distances
-// d_ij = k_ii + k_jj − 2k_ij, since −½ H D H = H K H (book L2027–L2041;
+// d_ij = k_ii + k_jj − 2k_ij, since −½ H D H = H K H (book §4.2;
 // Williams 2002, "On a connection between kernel PCA and metric
 // multidimensional scaling"). With the linear kernel it is PCA: X holds the
 // principal component scores.
@@ -41,13 +41,13 @@ import (
 // valid kernel, e.g. the null direction 1 of H K H) have zero latent
 // coordinates, in LatentTo and in ProjectTo.
 //
-// A Fit or FitGram that returns an error leaves the model unfitted: it
-// never goes on serving an earlier fit. The kernel and the centring are
+// A Fit or FitGram that fails (returns an error or panics) leaves the model
+// unfitted: it never goes on serving an earlier fit. The kernel and the centring are
 // those in force at the last successful fit; changing Kernel or NoCentre
 // afterwards affects only the next fit.
 type KernelPCA struct {
 	Kernel   kernel.Kernel         // k(y, y'); required: Fit panics on nil
-	Q        int                   // q, latent dimension; 0 means 2
+	Q        int                   // q, latent dimension, 1 ≤ q ≤ n
 	NoCentre bool                  // use K itself, uncentred, as the book's demSixKpca.m does
 	Eigen    *linalg.EigenSettings // eigensolver settings; nil means defaults
 
@@ -63,29 +63,40 @@ type KernelPCA struct {
 }
 
 // kpcaDenseMax is the size up to which KernelPCA always uses the dense
-// eigensolver (the package's measured crossover for kernel matrices is
-// lower; the dense path also returns every requested pair exactly).
+// eigensolver (the dense path also returns every requested pair exactly).
 const kpcaDenseMax = 200
 
+// kpcaDegenerateTol is the relative size below which the centred kernel
+// matrix counts as numerically zero: tr K̃ ≤ kpcaDegenerateTol·n·max_i K_ii.
+// Rounding in the centring alone leaves |tr K̃| of order n·ε·max K_ii, so
+// this is 10⁶ times the noise level; K̃ that small has lost its
+// information to cancellation, and the eigensolver would hunt for
+// eigenvectors of rounding errors.
+const kpcaDegenerateTol = 1e-10
+
 // Fit computes the kernel matrix of the rows of Y (n×p, never modified)
-// and fits the model to it. It returns an error wrapping ErrNaN for a
-// non-finite entry of Y or of K, ErrTooFewPoints for n < 2, or the
-// eigensolver's error. It panics if Kernel is nil or q is outside [1, n].
-func (k *KernelPCA) Fit(Y mat.Matrix) error {
+// and fits the model to it. It returns an error wrapping ErrTooFewPoints
+// for n < 2, ErrNaN for a non-finite entry of Y, ErrOverflow for a kernel
+// matrix of finite data that overflows, ErrSingular for a degenerate
+// kernel matrix (numerically zero after centring: identical points, or an
+// RBF length scale far beyond the data's spread), or the eigensolver's
+// error. It panics if Kernel is nil or Q is outside [1, n].
+func (k *KernelPCA) Fit(Y mat.Matrix) (err error) {
+	defer discardOnError(&err, &k.vecs)
 	if k.Kernel == nil {
-		panic("dimred: KernelPCA.Kernel is nil")
+		panic("dimred: KernelPCA Kernel is nil")
 	}
-	k.reset()
 	n, _ := Y.Dims()
 	if n < 2 {
-		return fmt.Errorf("%w: KernelPCA needs at least 2 points, have %d", ErrTooFewPoints, n)
+		return fmt.Errorf("%w: KernelPCA needs n ≥ 2 points, have %d", ErrTooFewPoints, n)
 	}
+	k.checkQ(n)
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	K := mat.NewSymDense(n, nil)
 	kernel.Gram(K, k.Kernel, Y)
-	if err := k.fit(K); err != nil {
+	if err := k.fit(K, true); err != nil {
 		return err
 	}
 	k.y = mat.DenseCopyOf(Y)
@@ -93,43 +104,38 @@ func (k *KernelPCA) Fit(Y mat.Matrix) error {
 	return nil
 }
 
-// reset forgets the current fit, so that a refit that fails leaves the
-// model unfitted.
-func (k *KernelPCA) reset() {
-	k.vals, k.vecs, k.y, k.kern = nil, nil, nil, nil
-	k.colMean, k.n, k.q = nil, 0, 0
+func (k *KernelPCA) checkQ(n int) {
+	if k.Q < 1 || k.Q > n {
+		panic(fmt.Sprintf("dimred: KernelPCA Q = %d outside [1, n = %d]", k.Q, n))
+	}
 }
 
 // FitGram fits the model to a precomputed n×n kernel matrix K (not
 // modified). ProjectTo is then unavailable (there are no training points),
-// but ProjectKernelTo works.
-func (k *KernelPCA) FitGram(K mat.Symmetric) error {
-	k.reset()
+// but ProjectKernelTo works. Errors and panics are those of Fit, with
+// ErrNaN for a non-finite entry of K.
+func (k *KernelPCA) FitGram(K mat.Symmetric) (err error) {
+	defer discardOnError(&err, &k.vecs)
 	n := K.SymmetricDim()
 	if n < 2 {
-		return fmt.Errorf("%w: KernelPCA needs at least 2 points, have %d", ErrTooFewPoints, n)
+		return fmt.Errorf("%w: KernelPCA needs n ≥ 2 points, have %d", ErrTooFewPoints, n)
 	}
+	k.checkQ(n)
 	c := mat.NewSymDense(n, nil)
 	c.CopySym(K)
-	if err := k.fit(c); err != nil {
+	if err := k.fit(c, false); err != nil {
 		return err
 	}
-	k.y = nil
+	k.y, k.kern = nil, nil
 	return nil
 }
 
 // fit centres K (which it owns and overwrites) and extracts the
-// eigenpairs.
-func (k *KernelPCA) fit(K *mat.SymDense) error {
+// eigenpairs. computed says K was computed from finite data (so a
+// non-finite entry is an overflow, not the caller's NaN).
+func (k *KernelPCA) fit(K *mat.SymDense, computed bool) error {
 	n := K.SymmetricDim()
 	q := k.Q
-	if q == 0 {
-		q = 2
-	}
-	if q < 1 || q > n {
-		panic(fmt.Sprintf("dimred: KernelPCA.Q = %d outside [1, %d]", q, n))
-	}
-	k.reset()
 	raw := K.RawSymmetric()
 	s := raw.Stride
 	a := raw.Data
@@ -140,17 +146,22 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 		i := bad
 		for j := i; j < n; j++ {
 			if v := a[i*s+j]; math.IsNaN(v) || math.IsInf(v, 0) {
+				if computed {
+					return errs.Overflowf("KernelPCA kernel matrix K[%d,%d] = %v", i, j, v)
+				}
 				return fmt.Errorf("%w: kernel matrix K[%d,%d] = %v", ErrNaN, i, j, v)
 			}
 		}
 		// Every entry of the row is finite but their sum overflows.
-		return fmt.Errorf("%w: row %d of the kernel matrix sums to ±Inf (entries too large to centre)", ErrNaN, i)
+		return errs.Overflowf("KernelPCA row %d of the kernel matrix sums to ±Inf (entries too large to centre)", i)
 	}
 	colMean := make([]float64, n)
 	grand := 0.0
 	tr := 0.0
+	maxDiag := 0.0
 	for i := 0; i < n; i++ {
 		tr += a[i*s+i]
+		maxDiag = math.Max(maxDiag, math.Abs(a[i*s+i]))
 	}
 	if !k.NoCentre {
 		for i, t := range rowSum {
@@ -160,6 +171,20 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 		grand /= float64(n) * float64(n)
 		// tr K̃ = Σ_i (K_ii − 2k̄_i + k̄) = tr K − n k̄.
 		tr -= float64(n) * grand
+	}
+	if math.IsInf(tr, 0) || math.IsNaN(tr) {
+		return errs.Overflowf("KernelPCA trace of the kernel matrix = %v", tr)
+	}
+	// A numerically zero (centred) kernel matrix has no principal
+	// components to find: answer at once rather than let the eigensolver
+	// chase rounding errors to its iteration limit.
+	if tr <= kpcaDegenerateTol*float64(n)*maxDiag {
+		what := "centred kernel matrix K̃ = HKH"
+		if k.NoCentre {
+			what = "kernel matrix K"
+		}
+		return fmt.Errorf("%w: KernelPCA %s is degenerate: trace %.3g ≤ %g·n·max K_ii = %.3g (the points coincide in feature space, or an RBF length scale is far beyond the data's spread)",
+			ErrSingular, what, tr, kpcaDegenerateTol, kpcaDegenerateTol*float64(n)*maxDiag)
 	}
 
 	// Few components of a large matrix: block Lanczos (linalg.EigenSymOp) on a
@@ -190,8 +215,7 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 		}
 		// The triangle product costs about the same per vector for any
 		// block size, so a block as small as q (at least 2) needs the fewest
-		// products: measured 15 % less CPU than the solver's default of 4
-		// for q = 2, n = 4000.
+		// products (BenchmarkKernelPCARBF).
 		es := linalg.EigenSettings{}
 		if k.Eigen != nil {
 			es = *k.Eigen
@@ -202,7 +226,7 @@ func (k *KernelPCA) fit(K *mat.SymDense) error {
 		vals, vecs, err = linalg.EigenSymOp(op, q, linalg.Largest, &es)
 	}
 	if err != nil {
-		return fmt.Errorf("dimred: KernelPCA eigendecomposition: %w", err)
+		return errs.Wrap(err, "KernelPCA eigendecomposition")
 	}
 	k.n, k.q, k.centred = n, q, !k.NoCentre
 	k.colMean, k.grandMean, k.trace = colMean, grand, tr
@@ -255,7 +279,7 @@ func kpcaRowSums(a []float64, n, s int) ([]float64, int) {
 	return parts[0], -1
 }
 
-func (k *KernelPCA) mustFitted() {
+func (k *KernelPCA) mustFit() {
 	if k.vecs == nil {
 		panic("dimred: KernelPCA used before a successful Fit")
 	}
@@ -274,9 +298,9 @@ func (k *KernelPCA) scale(c int) (sqrtL, invSqrtL float64) {
 }
 
 // LatentTo stores X = U_q Λ_q^{1/2} (n×q) in dst. An empty dst is resized;
-// another shape panics with mat.ErrShape.
+// a dst of another shape panics with mat.ErrShape.
 func (k *KernelPCA) LatentTo(dst *mat.Dense) {
-	k.mustFitted()
+	k.mustFit()
 	dense.ReuseAs(dst, k.n, k.q)
 	for c := 0; c < k.q; c++ {
 		r, _ := k.scale(c)
@@ -288,49 +312,54 @@ func (k *KernelPCA) LatentTo(dst *mat.Dense) {
 
 // EigenvectorsTo stores the n×q orthonormal eigenvectors U of the centred
 // kernel matrix in dst (each column's largest-magnitude entry positive).
+// An empty dst is resized; a dst of another shape panics with mat.ErrShape.
 func (k *KernelPCA) EigenvectorsTo(dst *mat.Dense) {
-	k.mustFitted()
+	k.mustFit()
 	dense.ReuseAs(dst, k.n, k.q)
 	dst.Copy(k.vecs)
 }
 
-// EigenvaluesTo returns the q leading eigenvalues λ_1 ≥ … ≥ λ_q of the
-// centred kernel matrix (of K itself with NoCentre), stored in dst when it
-// has length q, in a new slice when dst is nil; another length panics.
+// EigenvaluesTo stores in dst and returns the q leading eigenvalues
+// λ_1 ≥ … ≥ λ_q of the centred kernel matrix (of K itself with NoCentre).
+// A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (k *KernelPCA) EigenvaluesTo(dst []float64) []float64 {
-	k.mustFitted()
+	k.mustFit()
 	return dense.CopyVecTo(dst, k.vals)
 }
 
 // Trace returns tr K̃ = Σ_i λ_i over all n eigenvalues, the total variance
 // in feature space times n (tr K with NoCentre).
 func (k *KernelPCA) Trace() float64 {
-	k.mustFitted()
+	k.mustFit()
 	return k.trace
 }
 
 // VarianceExplained returns the share of the feature-space variance the q
 // components carry, Σ_{c≤q} λ_c / tr K̃ (as PCA.VarianceExplained); the
-// share of component c alone is λ_c / Trace().
+// share of component c alone is λ_c / Trace(). It lies in [0, 1] (Fit
+// rejects a kernel matrix of zero trace as degenerate).
 func (k *KernelPCA) VarianceExplained() float64 {
-	k.mustFitted()
-	s := 0.0
-	for _, l := range k.vals {
-		s += l
-	}
-	return s / k.trace
+	k.mustFit()
+	return varianceExplained(k.vals, k.trace)
 }
 
 // ProjectTo stores in dst (m×q) the latent positions of new points Ynew
 // (m×p): with k_t the m×n kernel matrix between Ynew and the training
 // points, it is ProjectKernelTo(dst, k_t). Projecting the training points
-// returns their fitted latent positions. It panics after FitGram, before
-// Fit, and on a column mismatch (mat.ErrShape).
+// returns their fitted latent positions. An empty dst is resized; a dst
+// of another shape panics with mat.ErrShape. It panics after FitGram,
+// before Fit, on a column mismatch (mat.ErrShape) and on a NaN or Inf in
+// Ynew (see Projector).
 func (k *KernelPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
-	k.mustFitted()
+	k.mustFit()
 	if k.y == nil {
 		panic("dimred: KernelPCA.ProjectTo after FitGram: no training points; use ProjectKernelTo")
 	}
+	if _, c := Ynew.Dims(); c != k.y.RawMatrix().Cols {
+		panic(mat.ErrShape)
+	}
+	checkProjectInput("KernelPCA.ProjectTo", Ynew, "Ynew")
 	var kt mat.Dense
 	kernel.Cross(&kt, k.kern, Ynew, k.y)
 	k.ProjectKernelTo(dst, &kt)
@@ -345,14 +374,16 @@ func (k *KernelPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 //	K̃t = Kt − Kt 1 1ᵀ/n − 1 k̄ᵀ + (1ᵀK1/n²) 1 1ᵀ,   k̄ = K1/n,
 //
 // and projected onto the principal axes: X* = K̃t U Λ^{−1/2}. (Uncentred
-// if the fit was made with NoCentre.) Kt with other than n columns panics
-// with mat.ErrShape.
+// if the fit was made with NoCentre.) An empty dst is resized; a dst of
+// another shape panics with mat.ErrShape, as does Kt with other than n
+// columns. A NaN or Inf in Kt panics (see Projector).
 func (k *KernelPCA) ProjectKernelTo(dst *mat.Dense, Kt mat.Matrix) {
-	k.mustFitted()
+	k.mustFit()
 	m, n := Kt.Dims()
 	if n != k.n {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("KernelPCA.ProjectKernelTo", Kt, "Kt")
 	kc := mat.DenseCopyOf(Kt)
 	if k.centred {
 		for i := 0; i < m; i++ {

@@ -256,7 +256,7 @@ func TestKernelPCAFitGram(t *testing.T) {
 func TestKernelPCABadInput(t *testing.T) {
 	Y := testutil.RandDense(10, 3, 17)
 	Y.Set(4, 2, math.NaN())
-	kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}}
+	kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}, Q: 2}
 	if err := kp.Fit(Y); !errors.Is(err, ErrNaN) {
 		t.Errorf("NaN in Y: err = %v, want ErrNaN", err)
 	}
@@ -265,20 +265,21 @@ func TestKernelPCABadInput(t *testing.T) {
 	}
 	big := testutil.RandDense(5, 2, 1)
 	big.Set(0, 0, 1e200)
-	kp2 := KernelPCA{Kernel: kernel.Polynomial{Degree: 3}}
-	if err := kp2.Fit(big); !errors.Is(err, ErrNaN) {
-		t.Errorf("overflowing kernel: err = %v, want ErrNaN", err)
+	kp2 := KernelPCA{Kernel: kernel.Polynomial{Degree: 3}, Q: 2}
+	if err := kp2.Fit(big); !errors.Is(err, ErrOverflow) {
+		t.Errorf("overflowing kernel: err = %v, want ErrOverflow", err)
 	}
 	good := testutil.RandDense(10, 3, 18)
 	testutil.MustPanic(t, "nil kernel", func() { (&KernelPCA{}).Fit(good) })
 	testutil.MustPanic(t, "Q > n", func() { (&KernelPCA{Kernel: kernel.Linear{}, Q: 11}).Fit(good) })
+	testutil.MustPanic(t, "Q = 0", func() { (&KernelPCA{Kernel: kernel.Linear{}}).Fit(good) })
 	testutil.MustPanic(t, "Q < 0", func() { (&KernelPCA{Kernel: kernel.Linear{}, Q: -1}).Fit(good) })
-	testutil.MustPanic(t, "non-positive width", func() { (&KernelPCA{Kernel: kernel.RBF{}}).Fit(good) })
+	testutil.MustPanic(t, "non-positive width", func() { (&KernelPCA{Kernel: kernel.RBF{}, Q: 2}).Fit(good) })
 	testutil.MustPanic(t, "unfitted", func() {
 		var X mat.Dense
-		(&KernelPCA{Kernel: kernel.Linear{}}).LatentTo(&X)
+		(&KernelPCA{Kernel: kernel.Linear{}, Q: 2}).LatentTo(&X)
 	})
-	kp3 := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}}
+	kp3 := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}, Q: 2}
 	if err := kp3.Fit(good); err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +315,7 @@ func TestKernelPCAFailedRefitUnfits(t *testing.T) {
 		}, ErrNaN},
 	}
 	for _, c := range cases {
-		kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}}
+		kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 1}, Q: 2}
 		if err := kp.Fit(good); err != nil {
 			t.Fatal(err)
 		}
@@ -349,10 +350,10 @@ func TestKernelPCAFailedRefitUnfits(t *testing.T) {
 // not a silently uncentred fit.
 func TestKernelPCARowSumOverflow(t *testing.T) {
 	K := mat.NewSymDense(3, []float64{1e308, 1e308, 0, 1e308, 1e308, 0, 0, 0, 1})
-	var kp KernelPCA
+	kp := KernelPCA{Q: 2}
 	err := kp.FitGram(K)
-	if !errors.Is(err, ErrNaN) {
-		t.Fatalf("err = %v, want ErrNaN", err)
+	if !errors.Is(err, ErrOverflow) {
+		t.Fatalf("err = %v, want ErrOverflow", err)
 	}
 	if !strings.Contains(err.Error(), "row 0") {
 		t.Errorf("error %q does not name the row", err)

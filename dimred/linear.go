@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -202,24 +201,6 @@ func smallCholInverse(inv, a, work []float64, q int) (float64, bool) {
 // ppcaNullLogLik is the log-likelihood of N(μ, σ²I).
 func ppcaNullLogLik(n, p int, trS, s2 float64) float64 {
 	return -0.5 * float64(n) * (float64(p)*math.Log(2*math.Pi*s2) + trS/s2)
-}
-
-// discardOnError marks a model unfitted when a (re)fit fails — with any
-// error but ErrNotConverged (whose result is still usable), or with a
-// panic, which it lets continue — so that a failed refit never silently
-// serves the previous fit: later use panics as before Fit. fitted points at
-// the field whose zero value means "unfitted" (W, or U for PCA); use it as
-// defer discardOnError(&err, &m.w) with a named error result.
-func discardOnError[T any](err *error, fitted *T) {
-	if r := recover(); r != nil {
-		var zero T
-		*fitted = zero
-		panic(r)
-	}
-	if *err != nil && !errors.Is(*err, ErrNotConverged) {
-		var zero T
-		*fitted = zero
-	}
 }
 
 // checkLatentDim is the shape check of the linear-Gaussian models (PPCA,

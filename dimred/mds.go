@@ -45,9 +45,9 @@ const DefaultMDSDenseLimit = 500
 //
 // For n ≤ DenseLimit all n eigenvalues come from a dense solve; above it
 // only the top q are computed by the package's partial eigensolver on the
-// implicit operator linalg.DoubleCentred{A: linalg.DenseOperator(D)}, x ↦ −½HDHx (B is
-// never formed), and NegativeMass and
-// FitRatios return NaN.
+// implicit operator linalg.DoubleCentred{A: linalg.DenseOperator(D)},
+// x ↦ −½HDHx (B is never formed), and NegativeMass and FitRatios, which
+// need the whole spectrum, panic.
 type ClassicalMDS struct {
 	Q int // q, latent dimension; 0 < q < n
 
@@ -75,24 +75,27 @@ type ClassicalMDS struct {
 }
 
 // Fit runs classical MDS on the Euclidean squared distances between the
-// rows of Y (n×p). It panics unless 0 < q < n and returns an error wrapping
-// ErrNaN for a non-finite entry of Y. (For Euclidean data B = ŶŶᵀ; Fit
-// forms D anyway so that its result is exactly FitDistances of D.) Any
-// error leaves the model unfitted.
-func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
+// rows of Y (n×p). It returns an error wrapping ErrTooFewPoints when n < 2,
+// ErrNaN for a non-finite entry of Y and ErrOverflow when the squared
+// distances of finite data overflow, and panics unless 1 ≤ Q < n. (For
+// Euclidean data B = ŶŶᵀ; Fit forms D anyway so that its result is exactly
+// FitDistances of D.) A failed Fit leaves the model unfitted.
+func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
+	defer discardOnError(&err, &m.x)
 	n, _ := Y.Dims()
-	m.checkQ(n)
-	m.reset()
+	if err := m.checkQ(n); err != nil {
+		return err
+	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
 	D := mat.NewSymDense(n, nil)
 	linalg.PairwiseSquaredDistances(D, Y)
-	if err := m.fit(D); err != nil {
+	if err := errs.CheckOverflow(D, "ClassicalMDS squared distances D"); err != nil {
 		return err
 	}
 	m.y = mat.DenseCopyOf(Y)
-	return nil
+	return m.fit(D)
 }
 
 // FitDistances runs classical MDS on the n×n symmetric matrix D of
@@ -102,12 +105,16 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) error {
 // asymmetric D (checked when D is not a *mat.SymDense), and
 // ErrNotEuclidean when the q-th largest eigenvalue of B is clearly
 // negative (< −1e-9·|λ₁|). Zero eigenvalues (rank < q, or the centring
-// direction) are allowed and give zero columns of X. Any error leaves the
-// model unfitted: a previous fit is discarded before D is checked.
-func (m *ClassicalMDS) FitDistances(D mat.Symmetric) error {
+// direction) are allowed and give zero columns of X. It returns an error
+// wrapping ErrTooFewPoints when n < 2. A failed fit leaves the model
+// unfitted.
+func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
+	defer discardOnError(&err, &m.x)
 	n := D.SymmetricDim()
-	m.checkQ(n)
-	m.reset()
+	if err := m.checkQ(n); err != nil {
+		return err
+	}
+	m.y = nil // no training points: ProjectTo is unavailable
 	sd := mat.NewSymDense(n, nil)
 	_, isSym := D.(*mat.SymDense)
 	for i := 0; i < n; i++ {
@@ -128,7 +135,9 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) error {
 				}
 			}
 			if m.Plain {
-				v *= v
+				if v *= v; math.IsInf(v, 0) {
+					return errs.Overflowf("ClassicalMDS squared distance D[%d,%d]² = %v", i, j, v)
+				}
 			}
 			sd.SetSym(i, j, v)
 		}
@@ -136,24 +145,23 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) error {
 	return m.fit(sd)
 }
 
-func (m *ClassicalMDS) checkQ(n int) {
-	if m.Q <= 0 || m.Q >= n {
-		panic(fmt.Sprintf("dimred: ClassicalMDS q = %d outside [1, n−1=%d]", m.Q, n-1))
+// checkQ is the parameter check of Fit and FitDistances: too few points
+// is an error, a Q outside [1, n−1] or a negative P a panic.
+func (m *ClassicalMDS) checkQ(n int) error {
+	if n < 2 {
+		return fmt.Errorf("%w: ClassicalMDS needs n ≥ 2 points, have %d", ErrTooFewPoints, n)
+	}
+	if m.Q < 1 || m.Q >= n {
+		panic(fmt.Sprintf("dimred: ClassicalMDS Q = %d outside [1, n−1 = %d]", m.Q, n-1))
 	}
 	if m.P < 0 {
-		panic("dimred: ClassicalMDS P < 0")
+		panic(fmt.Sprintf("dimred: ClassicalMDS P = %d is negative", m.P))
 	}
-}
-
-// reset discards a previous fit, so that a failed fit leaves the model
-// unfitted rather than serving the old configuration.
-func (m *ClassicalMDS) reset() {
-	m.x, m.vals, m.all, m.u, m.r, m.y = nil, nil, false, nil, nil, nil
+	return nil
 }
 
 func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	n := D.SymmetricDim()
-	m.reset()
 	limit := m.DenseLimit
 	if limit == 0 {
 		limit = DefaultMDSDenseLimit
@@ -165,13 +173,21 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	)
 	if n <= limit {
 		B := linalg.DoubleCentre(nil, D)
+		if err := errs.CheckOverflow(B, "ClassicalMDS B = −½HDH"); err != nil {
+			return err
+		}
 		vals, vecs, err = linalg.EigenSym(B, n, linalg.Largest, &linalg.EigenSettings{Method: linalg.EigenDense})
 		m.all = true
 	} else {
 		vals, vecs, err = linalg.EigenSymOp(linalg.DoubleCentred{A: linalg.DenseOperator(D)}, m.Q, linalg.Largest, m.Eigen)
 	}
 	if err != nil {
-		return fmt.Errorf("dimred: ClassicalMDS eigensolve: %w", err)
+		return errs.Wrap(err, "ClassicalMDS eigensolve")
+	}
+	for j, v := range vals {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return errs.Overflowf("ClassicalMDS eigenvalue λ_%d of B = −½HDH is %v", j+1, v)
+		}
 	}
 	// Eigenvalues within round-off of zero count as zero; clearly
 	// negative ones among the top q mean no q-dimensional configuration.
@@ -221,7 +237,8 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	return nil
 }
 
-// LatentTo stores the configuration X (n×q).
+// LatentTo stores the configuration X (n×q) in dst. An empty dst is
+// resized; a dst of another shape panics with mat.ErrShape.
 func (m *ClassicalMDS) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	r, c := m.x.Dims()
@@ -237,14 +254,16 @@ func (m *ClassicalMDS) LatentTo(dst *mat.Dense) {
 //
 // scaled by √(q/P) when P > 0. For Euclidean data it is the projection of
 // the new points onto the fitted principal axes, and a fitted point is
-// placed exactly where LatentTo put it. An empty dst is resized to m×q; a
-// wrong shape panics, as does use before fitting.
+// placed exactly where LatentTo put it. An empty dst is resized; a dst of
+// another shape panics with mat.ErrShape, as does use before fitting. A NaN
+// or Inf in Dnew panics (see Projector).
 func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
 	m.mustFit()
 	rows, n := Dnew.Dims()
 	if n != len(m.r) {
 		panic(mat.ErrShape)
 	}
+	checkProjectInput("ClassicalMDS.ProjectDistancesTo", Dnew, "Dnew")
 	dense.ReuseAs(dst, rows, m.Q)
 	s := 1.0
 	if m.P > 0 {
@@ -274,13 +293,19 @@ func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
 }
 
 // ProjectTo places new points Ynew (m×p) for a model fitted by Fit(Y):
-// ProjectDistancesTo of their squared distances to the training rows. It
-// panics if the model was fitted by FitDistances, or on a shape mismatch.
+// ProjectDistancesTo of their squared distances to the training rows. An
+// empty dst is resized; a dst of another shape panics with mat.ErrShape. It
+// panics if the model was fitted by FitDistances, on a shape mismatch of
+// Ynew, and on a NaN or Inf in Ynew (see Projector).
 func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	if m.y == nil {
 		panic("dimred: ClassicalMDS.ProjectTo needs a model fitted by Fit(Y); use ProjectDistancesTo")
 	}
+	if _, c := Ynew.Dims(); c != m.y.RawMatrix().Cols {
+		panic(mat.ErrShape)
+	}
+	checkProjectInput("ClassicalMDS.ProjectTo", Ynew, "Ynew")
 	var D mat.Dense
 	linalg.SquaredDistances(&D, Ynew, m.y)
 	if m.Plain {
@@ -295,9 +320,10 @@ func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.ProjectDistancesTo(dst, &D)
 }
 
-// EigenvaluesTo returns the eigenvalues of B = −½HDH in descending order:
-// all n of them, negative ones included, when n ≤ DenseLimit; otherwise
-// only the top q. dst is reused when it has the right length.
+// EigenvaluesTo stores in dst and returns the eigenvalues of B = −½HDH in
+// descending order: all n of them, negative ones included, when
+// n ≤ DenseLimit; otherwise only the top q. A nil or empty dst is
+// allocated; a dst of another length panics with mat.ErrShape.
 func (m *ClassicalMDS) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.vals)
@@ -332,22 +358,23 @@ func (m *ClassicalMDS) EigenvalueSigns(tol float64) (pos, neg, zero int) {
 }
 
 // NegativeMass returns Σ|λ⁻| / Σ|λ|, the share of the absolute spectrum of
-// B carried by negative eigenvalues: 0 for Euclidean distances, about 18%
-// for the book's road distances. NaN unless AllEigenvalues.
+// B carried by negative eigenvalues: 0 for Euclidean distances (and for
+// identical points, B = 0), about 18% for the book's road distances. It
+// needs the whole spectrum and panics unless AllEigenvalues.
 func (m *ClassicalMDS) NegativeMass() float64 {
 	m.mustFit()
-	if !m.all {
-		return math.NaN()
+	m.mustAll("NegativeMass")
+	mx := m.maxAbsEigenvalue()
+	if mx == 0 {
+		return 0
 	}
 	neg, tot := 0.0, 0.0
 	for _, v := range m.vals {
+		v /= mx // scaled, so that huge distances cannot overflow the sums
 		tot += math.Abs(v)
 		if v < 0 {
 			neg -= v
 		}
-	}
-	if tot == 0 {
-		return 0
 	}
 	return neg / tot
 }
@@ -357,14 +384,19 @@ func (m *ClassicalMDS) NegativeMass() float64 {
 //
 //	α₁ = Σ_{k≤q} λ_k / Σ_k |λ_k|,   α₂ = Σ_{k≤q} λ_k² / Σ_k λ_k²,
 //
-// both 1 when D is Euclidean of rank ≤ q. NaN unless AllEigenvalues.
+// both 1 when D is Euclidean of rank ≤ q — including identical points
+// (D = 0, every λ_k = 0), whose zero configuration fits exactly. It needs
+// the whole spectrum and panics unless AllEigenvalues.
 func (m *ClassicalMDS) FitRatios() (a1, a2 float64) {
 	m.mustFit()
-	if !m.all {
-		return math.NaN(), math.NaN()
+	m.mustAll("FitRatios")
+	mx := m.maxAbsEigenvalue()
+	if mx == 0 {
+		return 1, 1
 	}
 	var s1, s1abs, s2, s2all float64
 	for k, v := range m.vals {
+		v /= mx // scaled, so that huge distances cannot overflow the sums
 		s1abs += math.Abs(v)
 		s2all += v * v
 		if k < m.Q {
@@ -375,8 +407,22 @@ func (m *ClassicalMDS) FitRatios() (a1, a2 float64) {
 	return s1 / s1abs, s2 / s2all
 }
 
+func (m *ClassicalMDS) maxAbsEigenvalue() float64 {
+	mx := 0.0
+	for _, v := range m.vals {
+		mx = math.Max(mx, math.Abs(v))
+	}
+	return mx
+}
+
+func (m *ClassicalMDS) mustAll(what string) {
+	if !m.all {
+		panic(fmt.Sprintf("dimred: ClassicalMDS.%s needs the whole spectrum: fit with n ≤ DenseLimit", what))
+	}
+}
+
 func (m *ClassicalMDS) mustFit() {
 	if m.x == nil {
-		panic("dimred: ClassicalMDS used before Fit")
+		panic("dimred: ClassicalMDS used before a successful Fit")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func maxAbsDiff(a, b mat.Matrix) float64 {
 }
 
 func TestDoubleCentreIsGram(t *testing.T) {
-	// −½HDH = ŶŶᵀ (book §3.5, L1914–L1922).
+	// −½HDH = ŶŶᵀ (book §3.5).
 	rng := rand.New(rand.NewPCG(1, 2))
 	Y := randMatrix(rng, 20, 5)
 	D := mat.NewSymDense(20, nil)
@@ -118,8 +119,9 @@ func TestClassicalMDSExactOnEuclidean(t *testing.T) {
 				if math.Abs(a1-1) > 1e-10 || math.Abs(a2-1) > 1e-10 {
 					t.Errorf("fit ratios %g %g, want 1 1", a1, a2)
 				}
-			} else if !math.IsNaN(m.NegativeMass()) {
-				t.Error("NegativeMass should be NaN without the full spectrum")
+			} else {
+				mustPanic(t, "NegativeMass without the full spectrum", func() { m.NegativeMass() })
+				mustPanic(t, "FitRatios without the full spectrum", func() { m.FitRatios() })
 			}
 		})
 	}
@@ -342,7 +344,7 @@ func TestClassicalMDSProjection(t *testing.T) {
 		fe := &FeatureExtraction{Q: 2, NoScale: true}
 		fe.Fit(Y)
 		var R mat.Dense
-		fe.RotationTo(&R)
+		fe.LoadingsTo(&R)
 		mu := linalg.ColumnMeans(Y)
 		for a := 0; a < 7; a++ {
 			for c := 0; c < 2; c++ {
@@ -489,5 +491,69 @@ func TestClassicalMDSFailedRefitIsUnfitted(t *testing.T) {
 				use()
 			}()
 		}
+	}
+}
+
+// The non-Euclidean threshold λ_q < −1e-9·|λ₁| against distance matrices
+// whose B = −½HDH has a spectrum known by construction. With h_1 … h_7 the
+// non-constant columns of the 8×8 Sylvester–Hadamard matrix divided by √8
+// (orthonormal and orthogonal to 1, hence centred),
+//
+//	B = Σ_{k≤5} λ_k h_k h_kᵀ + ν (h_6 h_6ᵀ + h_7 h_7ᵀ),  λ = 10, 9, 8, 7, 6,
+//	d_ij = B_ii + B_jj − 2B_ij,
+//
+// so −½HDH = B has eigenvalues 10, 9, 8, 7, 6, 0 (the centring direction),
+// ν, ν. (Two rows of the Hadamard matrix differ in 4 of the 7 columns, at
+// least 2 of them among the first five, so every d_ij > 0.) q = 7 reaches
+// ν. ν = −1e-6 is clearly negative (10⁻⁷ of λ₁, far above round-off): Fit
+// must fail with ErrNotEuclidean, "use q ≤ 6" (a mutant threshold of 1e-3
+// accepts it). ν = −1e-14 is round-off (10⁻¹⁵ of λ₁): accepted, with a zero
+// last column.
+func TestClassicalMDSNotEuclideanThreshold(t *testing.T) {
+	const n = 8
+	h := func(k, i int) float64 { // (−1)^popcount(i&k)/√8
+		if bits.OnesCount(uint(i&k))%2 == 1 {
+			return -1 / math.Sqrt(n)
+		}
+		return 1 / math.Sqrt(n)
+	}
+	dist := func(nu float64) *mat.SymDense {
+		lam := []float64{0, 10, 9, 8, 7, 6, nu, nu}
+		B := func(i, j int) float64 {
+			s := 0.0
+			for k := 1; k < n; k++ {
+				s += lam[k] * h(k, i) * h(k, j)
+			}
+			return s
+		}
+		D := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				D.SetSym(i, j, B(i, i)+B(j, j)-2*B(i, j))
+			}
+		}
+		return D
+	}
+	err := (&ClassicalMDS{Q: 7}).FitDistances(dist(-1e-6))
+	if !errors.Is(err, ErrNotEuclidean) {
+		t.Fatalf("ν = −1e-6: err = %v, want ErrNotEuclidean", err)
+	}
+	if !strings.Contains(err.Error(), "use q ≤ 6") {
+		t.Errorf("error %q does not say q ≤ 6", err)
+	}
+	m := ClassicalMDS{Q: 7}
+	if err := m.FitDistances(dist(-1e-14)); err != nil {
+		t.Fatalf("ν = −1e-14 (round-off): %v", err)
+	}
+	vals := m.EigenvaluesTo(nil)
+	for k, want := range []float64{10, 9, 8, 7, 6} {
+		if math.Abs(vals[k]-want) > 1e-12 {
+			t.Errorf("λ_%d = %v, want %v", k+1, vals[k], want)
+		}
+	}
+	var X mat.Dense
+	m.LatentTo(&X)
+	if nrm := mat.Norm(X.ColView(6), 2); nrm > 1e-6 {
+		t.Errorf("last column (round-off eigenvalue) has norm %g, want 0", nrm)
 	}
 }

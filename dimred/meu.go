@@ -56,7 +56,7 @@ import (
 // L+γI, O(n³): a few milliseconds at n = 215.
 type MEU struct {
 	K     int     // neighbours per point (k); 0 means 6; n−1 means every pair
-	Q     int     // q, latent dimension; 0 means 2
+	Q     int     // q, latent dimension; must be set (≥ 1)
 	Gamma float64 // γ, precision of the base density; 0 means 1e-4
 
 	MaxIter int                                 // L-BFGS iterations; 0 means 2000
@@ -193,9 +193,6 @@ func (m *MEU) Fit(Y mat.Matrix) error {
 	if k == 0 {
 		k = 6
 	}
-	if q == 0 {
-		q = 2
-	}
 	if gamma == 0 {
 		gamma = 1e-4
 	}
@@ -203,7 +200,7 @@ func (m *MEU) Fit(Y mat.Matrix) error {
 		panic(fmt.Sprintf("dimred: MEU.K = %d outside [1, %d]", k, n-1))
 	}
 	if q < 1 || q > n-1 {
-		panic(fmt.Sprintf("dimred: MEU.Q = %d outside [1, %d]", q, n-1))
+		panic(fmt.Sprintf("dimred: MEU.Q = %d outside [1, %d] (Q must be set)", q, n-1))
 	}
 	if !(gamma > 0) || math.IsInf(gamma, 0) {
 		panic(fmt.Sprintf("dimred: MEU.Gamma = %v must be positive", gamma))
@@ -216,6 +213,9 @@ func (m *MEU) Fit(Y mat.Matrix) error {
 		return err
 	}
 	mod := newMEUModel(Y, nb, gamma)
+	if math.IsInf(mod.trS, 0) || math.IsNaN(mod.trS) {
+		return errs.Overflowf("MEU: tr ŶŶᵀ = %v", mod.trS)
+	}
 	a := make([]float64, len(mod.d)) // κ = 1
 	it := newIteration("MEU L-BFGS", m.MaxIter, m.Tol, m.Monitor, 2000, 1e-9).perPoint(n)
 	iters, obj, ferr := it.maximise(a, 1e-6, mod.eval)

@@ -28,7 +28,7 @@ func robotOrSkip(b *testing.B) *mat.Dense {
 func BenchmarkMEURobot(b *testing.B) {
 	Y := robotOrSkip(b)
 	for b.Loop() {
-		m := &dimred.MEU{K: 7}
+		m := &dimred.MEU{Q: 2, K: 7}
 		if err := m.Fit(Y); err != nil && !errors.Is(err, dimred.ErrNotConverged) {
 			b.Fatal(err)
 		}
@@ -39,7 +39,7 @@ func BenchmarkMEURobot(b *testing.B) {
 func BenchmarkAcyclicLLERobot(b *testing.B) {
 	Y := robotOrSkip(b)
 	for b.Loop() {
-		if err := (&dimred.AcyclicLLE{K: 7}).Fit(Y); err != nil {
+		if err := (&dimred.AcyclicLLE{Q: 2, K: 7}).Fit(Y); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,7 +48,7 @@ func BenchmarkAcyclicLLERobot(b *testing.B) {
 func BenchmarkDRILLRobot(b *testing.B) {
 	Y := robotOrSkip(b)
 	for b.Loop() {
-		d := &dimred.DRILL{K: 7}
+		d := &dimred.DRILL{Q: 2, K: 7}
 		if err := d.Fit(Y); err != nil && !errors.Is(err, dimred.ErrNotConverged) {
 			b.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func BenchmarkDRILLRobot(b *testing.B) {
 
 func BenchmarkGPLVMScoreRobot(b *testing.B) {
 	Y := robotOrSkip(b)
-	a := &dimred.AcyclicLLE{K: 7}
+	a := &dimred.AcyclicLLE{Q: 2, K: 7}
 	if err := a.Fit(Y); err != nil {
 		b.Fatal(err)
 	}

@@ -202,7 +202,7 @@ func TestMEUAllPairsRecoversPCA(t *testing.T) {
 func TestMEUFit(t *testing.T) {
 	Y := meuToyData(30, 6, 3)
 	var first float64
-	m := &MEU{K: 4, Monitor: func(it int, ll float64) bool {
+	m := &MEU{Q: 2, K: 4, Monitor: func(it int, ll float64) bool {
 		if it == 0 {
 			first = ll
 		}

@@ -41,7 +41,10 @@ type MixturePPCA struct {
 	// end with the iteration number (from 0) and the log-likelihood of the
 	// current parameters; returning true stops EM.
 	Monitor func(iter int, logLik float64) bool
-	Src     rand.Source // initial seeds; nil means rand.NewPCG(1, 2)
+	// Eigen tunes the eigensolver of each component's M-step; nil means
+	// defaults.
+	Eigen *linalg.EigenSettings
+	Src   rand.Source // initial seeds; nil means rand.NewPCG(1, 2)
 
 	n, p, iters int
 	pi, s2      []float64
@@ -82,6 +85,9 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	m.r = mat.NewDense(n, K, nil)
 	kmeansInit(yd, K, rand.New(rng.FitSource(m.Src)), m.r)
 	totVar := centredSumSq(yd, linalg.ColumnMeans(yd)) / float64(n*p)
+	if math.IsInf(totVar, 0) {
+		return errs.Overflowf("MixturePPCA: total variance %v", totVar)
+	}
 	floor := 1e-9 * totVar
 	if err := m.mStep(floor); err != nil {
 		return err
@@ -218,7 +224,7 @@ func (m *MixturePPCA) mStep(floor float64) error {
 				dst[j] = s * (v - mu[j])
 			}
 		}
-		vals, u, tr, err := gramEigen(z, q)
+		vals, u, tr, err := gramEigen(z, q, m.Eigen)
 		if err != nil {
 			return fmt.Errorf("MixturePPCA component %d: %w", k, err)
 		}
@@ -240,7 +246,7 @@ func (m *MixturePPCA) mStep(floor float64) error {
 
 // gramEigen returns the top-q eigenpairs of ZᵀZ (p×p) and its trace, from
 // whichever of ZᵀZ and ZZᵀ is smaller.
-func gramEigen(z *mat.Dense, q int) ([]float64, *mat.Dense, float64, error) {
+func gramEigen(z *mat.Dense, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, float64, error) {
 	n, p := z.Dims()
 	var tr float64
 	for _, v := range z.RawMatrix().Data {
@@ -249,12 +255,12 @@ func gramEigen(z *mat.Dense, q int) ([]float64, *mat.Dense, float64, error) {
 	if p <= n {
 		var s mat.SymDense
 		s.SymOuterK(1, z.T())
-		vals, u, err := linalg.EigenSym(&s, q, linalg.Largest, nil)
+		vals, u, err := linalg.EigenSym(&s, q, linalg.Largest, es)
 		return vals, u, tr, err
 	}
 	var k mat.SymDense
 	k.SymOuterK(1, z)
-	vals, v, err := linalg.EigenSym(&k, min(q, n), linalg.Largest, nil)
+	vals, v, err := linalg.EigenSym(&k, min(q, n), linalg.Largest, es)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -343,6 +349,8 @@ func (m *MixturePPCA) eStep() (float64, error) {
 // under its most responsible component, M_k⁻¹W_kᵀ(y_i − μ_k) (n×q).
 // Positions of points in different components live in different latent
 // spaces; use ComponentLatentTo for one component's view of all points.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.fq())
@@ -361,6 +369,8 @@ func (m *MixturePPCA) LatentTo(dst *mat.Dense) {
 
 // ComponentLatentTo stores the posterior means of every point's latent
 // position under component k in dst (n×q).
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 	m.mustFit()
 	m.checkComp(k)
@@ -376,6 +386,8 @@ func (m *MixturePPCA) ComponentLatentTo(dst *mat.Dense, k int) {
 
 // ResponsibilitiesTo stores the posterior component probabilities r_ik
 // (n×M) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) ResponsibilitiesTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, len(m.w))
@@ -398,6 +410,8 @@ func (m *MixturePPCA) Labels() []int {
 }
 
 // ComponentLoadingsTo stores W_k (p×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *MixturePPCA) ComponentLoadingsTo(dst *mat.Dense, k int) {
 	m.mustFit()
 	m.checkComp(k)
@@ -405,20 +419,28 @@ func (m *MixturePPCA) ComponentLoadingsTo(dst *mat.Dense, k int) {
 	dst.Copy(m.w[k])
 }
 
-// ComponentMean returns a copy of μ_k.
-func (m *MixturePPCA) ComponentMean(k int) []float64 {
+// ComponentMeanTo stores in dst and returns μ_k (length p). A nil or empty
+// dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *MixturePPCA) ComponentMeanTo(dst []float64, k int) []float64 {
 	m.mustFit()
 	m.checkComp(k)
-	return append([]float64(nil), m.mu[k]...)
+	return dense.CopyVecTo(dst, m.mu[k])
 }
 
-// Weights returns a copy of the mixing proportions π.
-func (m *MixturePPCA) Weights() []float64 { m.mustFit(); return append([]float64(nil), m.pi...) }
-
-// NoiseVariances returns a copy of the component noise variances σ_k².
-func (m *MixturePPCA) NoiseVariances() []float64 {
+// WeightsTo stores in dst and returns the mixing proportions π (length M).
+// A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
+func (m *MixturePPCA) WeightsTo(dst []float64) []float64 {
 	m.mustFit()
-	return append([]float64(nil), m.s2...)
+	return dense.CopyVecTo(dst, m.pi)
+}
+
+// NoiseVariancesTo stores in dst and returns the component noise variances
+// σ_k² (length M). A nil or empty dst is allocated; a dst of another length
+// panics with mat.ErrShape.
+func (m *MixturePPCA) NoiseVariancesTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.s2)
 }
 
 // LogLikelihood returns Σᵢ log Σ_k π_k N(y_i | μ_k, C_k) at the fit.

@@ -75,7 +75,7 @@ func TestMixturePPCASeparatesPlanes(t *testing.T) {
 			t.Errorf("component %d plane off by %g rad", k, a)
 		}
 	}
-	for _, s2 := range m.NoiseVariances() {
+	for _, s2 := range m.NoiseVariancesTo(nil) {
 		if math.Abs(s2-0.01) > 0.003 {
 			t.Errorf("σ² = %v, true 0.01", s2)
 		}
@@ -132,12 +132,12 @@ func TestMixturePPCAResponsibilities(t *testing.T) {
 	if err := m.Fit(y); err != nil {
 		t.Fatal(err)
 	}
-	pi := m.Weights()
+	pi := m.WeightsTo(nil)
 	logp := mat.NewDense(n, 2, nil)
 	for k := 0; k < 2; k++ {
 		var w mat.Dense
 		m.ComponentLoadingsTo(&w, k)
-		nrm, ok := distmv.NewNormal(m.ComponentMean(k), gaussCov(&w, isoNoise(p, m.NoiseVariances()[k])), nil)
+		nrm, ok := distmv.NewNormal(m.ComponentMeanTo(nil, k), gaussCov(&w, isoNoise(p, m.NoiseVariancesTo(nil)[k])), nil)
 		if !ok {
 			t.Fatal("component covariance not positive definite")
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/rng"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -62,6 +63,9 @@ type PCA struct {
 	// MaxIter bounds the randomized solver's power iterations; 0 means 30.
 	MaxIter int
 	Src     rand.Source // randomized solver's test matrix; nil means rand.NewPCG(1, 2)
+	// Eigen tunes the eigensolver of the PCACovariance and PCAGram paths
+	// (and the tolerance, Eigen.Tol, of PCALanczos); nil means defaults.
+	Eigen *linalg.EigenSettings
 
 	n, p     int
 	mu       []float64
@@ -73,23 +77,23 @@ type PCA struct {
 }
 
 // Fit computes the principal components of the n×p data Y (rows are
-// observations). It returns an error wrapping ErrNaN for a non-finite entry
-// and ErrTooFewPoints when n < 2. With Method PCARandomized it returns an
+// observations). It returns an error wrapping ErrTooFewPoints when n < 2,
+// ErrNaN for a non-finite entry, and ErrOverflow when the variances of
+// finite data overflow float64. With Method PCARandomized it returns an
 // error wrapping ErrNotConverged (the model is still usable, with the last
 // estimate) when the subspace has not settled after MaxIter iterations.
-// It panics unless
-// 1 ≤ Q ≤ min(n, p).
+// It panics unless 1 ≤ Q ≤ min(n, p).
 //
-// A Fit that returns any error other than ErrNotConverged leaves the model
-// unfitted, discarding an earlier fit: later use panics.
+// A Fit that returns any error other than ErrNotConverged, or panics,
+// leaves the model unfitted, discarding an earlier fit: later use panics.
 func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.u)
 	n, p := Y.Dims()
-	if m.Q < 1 || m.Q > min(n, p) {
-		panic(fmt.Sprintf("dimred: PCA Q = %d outside [1, min(n, p) = %d]", m.Q, min(n, p)))
-	}
 	if n < 2 {
 		return fmt.Errorf("%w: PCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
+	}
+	if m.Q < 1 || m.Q > min(n, p) {
+		panic(fmt.Sprintf("dimred: PCA Q = %d outside [1, min(n, p) = %d]", m.Q, min(n, p)))
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
@@ -109,6 +113,9 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	yd := dense.AsDense(Y)
 	mu := linalg.ColumnMeans(yd)
 	tr := centredSumSq(yd, mu) / float64(n) // tr S = n⁻¹ Σᵢ ‖ŷᵢ‖²
+	if math.IsInf(tr, 0) || math.IsNaN(tr) {
+		return errs.Overflowf("PCA total variance tr S = %v", tr)
+	}
 	var (
 		vals         []float64
 		u            *mat.Dense
@@ -117,11 +124,11 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	m.iters = 0
 	switch method {
 	case PCACovariance:
-		vals, u, err = pcaCovariance(yd, mu, q)
+		vals, u, err = pcaCovariance(yd, mu, q, m.Eigen)
 	case PCAGram:
-		vals, u, err = pcaGram(yd, mu, q)
+		vals, u, err = pcaGram(yd, mu, q, m.Eigen)
 	case PCALanczos:
-		vals, u, err = pcaLanczos(yd, mu, q)
+		vals, u, err = pcaLanczos(yd, mu, q, m.Eigen)
 	case PCARandomized:
 		tol := m.Tol
 		if tol == 0 {
@@ -142,6 +149,11 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	if err != nil {
 		return err
 	}
+	for j, v := range vals {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return errs.Overflowf("PCA eigenvalue λ_%d = %v", j+1, v)
+		}
+	}
 	linalg.FixSigns(u)
 	m.n, m.p, m.mu, m.u, m.vals, m.totalVar = n, p, mu, u, vals, tr
 	m.scores = mat.NewDense(n, q, nil)
@@ -149,23 +161,30 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	return notConverged
 }
 
-func pcaCovariance(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
-	vals, u, err := linalg.EigenSym(sampleCov(Y, mu), q, linalg.Largest, nil)
+func pcaCovariance(Y *mat.Dense, mu []float64, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
+	S := sampleCov(Y, mu)
+	if err := errs.CheckOverflow(S, "PCA covariance S"); err != nil {
+		return nil, nil, err
+	}
+	vals, u, err := linalg.EigenSym(S, q, linalg.Largest, es)
 	if err != nil {
-		return nil, nil, fmt.Errorf("PCA covariance eigenproblem: %w", err)
+		return nil, nil, errs.Wrap(err, "PCA covariance eigenproblem")
 	}
 	return vals, u, nil
 }
 
 // pcaGram solves the dual eigenproblem K v = nλ v, K = ŶŶᵀ.
-func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
+func pcaGram(Y *mat.Dense, mu []float64, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
 	n, p := Y.Dims()
 	c := centred(Y, mu)
 	var k mat.SymDense
 	k.SymOuterK(1, c)
-	ev, v, err := linalg.EigenSym(&k, q, linalg.Largest, nil)
+	if err := errs.CheckOverflow(&k, "PCA inner products K"); err != nil {
+		return nil, nil, err
+	}
+	ev, v, err := linalg.EigenSym(&k, q, linalg.Largest, es)
 	if err != nil {
-		return nil, nil, fmt.Errorf("PCA inner-product eigenproblem: %w", err)
+		return nil, nil, errs.Wrap(err, "PCA inner-product eigenproblem")
 	}
 	u := mat.NewDense(p, q, nil)
 	u.Mul(c.T(), v)
@@ -175,7 +194,14 @@ func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 		col := u.ColView(j)
 		nrm := mat.Norm(col, 2)
 		if nrm <= 1e-12*math.Sqrt(math.Max(ev[0], 1e-300)) || nrm == 0 {
-			return nil, nil, fmt.Errorf("%w: PCA component %d has zero variance (the centred data have rank %d < q = %d)", ErrSingular, j+1, j, q)
+			// The centred data have rank j < q: the remaining components
+			// have zero variance and any orthonormal completion of U is
+			// an eigenbasis of S for them (as on the other paths).
+			for ; j < q; j++ {
+				vals[j] = 0
+				completeColumn(u, j)
+			}
+			break
 		}
 		// u = Ŷᵀv/√(nλ); normalising by the computed norm is the same up to
 		// rounding and keeps U orthonormal.
@@ -186,13 +212,49 @@ func pcaGram(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
 	return vals, u, nil
 }
 
+// completeColumn sets column j of u (p×q, columns before j orthonormal, j <
+// p) to a unit vector orthogonal to them: the coordinate vector with the
+// largest component left after two Gram–Schmidt passes, normalised (one
+// has a squared residual ≥ (p−j)/p).
+func completeColumn(u *mat.Dense, j int) {
+	p, _ := u.Dims()
+	var best []float64
+	bestNrm := -1.0
+	for e := 0; e < p; e++ {
+		x := make([]float64, p)
+		x[e] = 1
+		for pass := 0; pass < 2; pass++ {
+			for k := 0; k < j; k++ {
+				d := 0.0
+				for i := range x {
+					d += u.At(i, k) * x[i]
+				}
+				for i := range x {
+					x[i] -= d * u.At(i, k)
+				}
+			}
+		}
+		nrm := math.Sqrt(floats.Dot(x, x))
+		if nrm > bestNrm {
+			best, bestNrm = x, nrm
+		}
+	}
+	for i, v := range best {
+		u.Set(i, j, v/bestNrm)
+	}
+}
+
 // pcaLanczos takes the top-q right singular vectors of Ŷ from
 // linalg.TruncatedSVD's exact (block Lanczos) path: λᵢ = sᵢ²/n.
-func pcaLanczos(Y *mat.Dense, mu []float64, q int) ([]float64, *mat.Dense, error) {
+func pcaLanczos(Y *mat.Dense, mu []float64, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
 	n, _ := Y.Dims()
-	sv, _, v, err := linalg.TruncatedSVD(centred(Y, mu), q, &linalg.SVDSettings{Method: linalg.SVDExact})
+	ss := linalg.SVDSettings{Method: linalg.SVDExact}
+	if es != nil {
+		ss.Tol = es.Tol
+	}
+	sv, _, v, err := linalg.TruncatedSVD(centred(Y, mu), q, &ss)
 	if err != nil {
-		return nil, nil, fmt.Errorf("PCA Lanczos: %w", err)
+		return nil, nil, errs.Wrap(err, "PCA Lanczos")
 	}
 	vals := make([]float64, q)
 	for i, s := range sv {
@@ -249,7 +311,8 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 }
 
 // LatentTo stores the principal-component scores X = Ŷ U_q (n×q) in dst.
-// It panics if the model is unfitted or dst has the wrong shape.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, len(m.vals))
@@ -257,6 +320,8 @@ func (m *PCA) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores the p×q orthonormal principal directions U_q in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, len(m.vals))
@@ -264,8 +329,8 @@ func (m *PCA) LoadingsTo(dst *mat.Dense) {
 }
 
 // EigenvaluesTo stores the q leading eigenvalues λ₁ ≥ … ≥ λ_q of
-// S = n⁻¹ŶᵀŶ (the variances of the scores) in dst, allocating it when nil,
-// and returns it.
+// S = n⁻¹ŶᵀŶ (the variances of the scores) in dst and returns it. A nil or empty dst is allocated; a dst of another length panics with
+// mat.ErrShape.
 func (m *PCA) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
 	return dense.CopyVecTo(dst, m.vals)
@@ -275,35 +340,50 @@ func (m *PCA) EigenvaluesTo(dst []float64) []float64 {
 func (m *PCA) TotalVariance() float64 { m.mustFit(); return m.totalVar }
 
 // VarianceExplained returns the fraction of the total variance carried by
-// the q components, Σ_{i≤q} λᵢ / tr S.
+// the q components, Σ_{i≤q} λᵢ / tr S, in [0, 1]. For data of zero
+// variance (tr S = 0) it is 1: the q components leave no variance
+// unexplained.
 func (m *PCA) VarianceExplained() float64 {
 	m.mustFit()
-	var s float64
-	for _, v := range m.vals {
-		s += v
-	}
-	return s / m.totalVar
+	return varianceExplained(m.vals, m.totalVar)
 }
 
-// Mean returns a copy of the column means μ.
-func (m *PCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+// varianceExplained is Σ vals / total clamped to [0, 1] (rounding can push
+// the sum a hair past the total), and 1 when total = 0.
+func varianceExplained(vals []float64, total float64) float64 {
+	if total == 0 {
+		return 1
+	}
+	var s float64
+	for _, v := range vals {
+		s += v
+	}
+	return math.Min(math.Max(s/total, 0), 1)
+}
+
+// MeanTo stores in dst and returns the column means μ (length p). A nil or
+// empty dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *PCA) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
 
 // Iterations returns the number of power iterations the randomized solver
 // used (0 for the other solvers).
-func (m *PCA) Iterations() int { return m.iters }
+func (m *PCA) Iterations() int { m.mustFit(); return m.iters }
 
 // ProjectTo stores the scores (Ynew − 1μᵀ) U_q of new points (rows of
 // Ynew, m×p) in dst (m×q). It panics on a shape mismatch or a NaN or Inf
 // in Ynew (ProjectTo has no error to return; check new data first).
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()
 	if c != m.p {
 		panic(mat.ErrShape)
 	}
-	if err := errs.CheckFinite(Ynew, "Ynew"); err != nil {
-		panic("dimred: PCA.ProjectTo: " + err.Error())
-	}
+	checkProjectInput("PCA.ProjectTo", Ynew, "Ynew")
 	dense.ReuseAs(dst, r, len(m.vals))
 	centredMul(dst, dense.AsDense(Ynew), m.mu, m.u)
 }

@@ -162,7 +162,7 @@ func BenchmarkPCA(b *testing.B) {
 func BenchmarkPPCAEM(b *testing.B) {
 	y := lowRank(1000, 12, 2, 0.3, 1)
 	for b.Loop() {
-		m := PPCA{Q: 2, Algorithm: PPCAEM}
+		m := PPCA{Q: 2, Method: PPCAEM}
 		if err := m.Fit(y); err != nil {
 			b.Fatal(err)
 		}

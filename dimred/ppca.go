@@ -15,18 +15,17 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// PPCAAlgorithm selects how PPCA maximises the likelihood.
-type PPCAAlgorithm int
+// PPCAMethod selects how PPCA maximises the likelihood.
+type PPCAMethod int
 
 const (
 	// PPCAEigen is the closed-form maximum-likelihood solution of Tipping &
 	// Bishop (1999b), book §2.6.1–2.7: W = U_q(Λ_q − σ²I)^½ with
 	// σ² = (p−q)⁻¹ Σ_{i>q} λᵢ, the mean of the discarded eigenvalues of S.
-	PPCAEigen PPCAAlgorithm = iota
+	PPCAEigen PPCAMethod = iota
 	// PPCAEM is the EM algorithm of book §2.11.1 with the draft's two
-	// errors corrected (its W update lacks the inverse of M, its second
-	// moment the σ² in ⟨XᵀX⟩ = nσ²M⁻¹ + ⟨X⟩ᵀ⟨X⟩); Roweis (1998),
-	// Tipping & Bishop (1999b).
+	// errors corrected (its ⟨X⟩ lacks the inverse of M, its ⟨XᵀX⟩ the σ² in
+	// ⟨XᵀX⟩ = nσ²M⁻¹ + ⟨X⟩ᵀ⟨X⟩); Roweis (1998), Tipping & Bishop (1999b).
 	PPCAEM
 )
 
@@ -48,11 +47,16 @@ const (
 // principal directions scaled by √(λᵢ − σ²); EM's W is W_ML R for some
 // orthogonal R (compare W Wᵀ or use linalg.SubspaceAngle).
 type PPCA struct {
-	Q         int           // q, latent dimension, 1 ≤ q < p and q < n
-	Algorithm PPCAAlgorithm // zero value PPCAEigen
-	PCAMethod PCAMethod     // eigen solver of the PPCAEigen path (see PCA)
+	Q      int        // q, latent dimension, 1 ≤ q < p and q < n
+	Method PPCAMethod // zero value PPCAEigen
+	// Solver is the PCA solver of the PPCAEigen path (see PCA.Method);
+	// zero value PCAAuto.
+	Solver PCAMethod
+	// Eigen tunes the eigensolver of the PPCAEigen path (see PCA.Eigen);
+	// nil means defaults.
+	Eigen *linalg.EigenSettings
 
-	// EM (Algorithm PPCAEM and FitMissing), with the package's iteration
+	// EM (Method PPCAEM and FitMissing), with the package's iteration
 	// rule: MaxIter is the largest number of EM iterations, 0 meaning
 	// 10000. EM stops when one iteration raises the log-likelihood by at
 	// most Tol per data point (Tol·n); 0 means 1e-9; a negative Tol
@@ -75,7 +79,7 @@ type PPCA struct {
 	sxi         []*mat.SymDense // per-point posterior covariances (FitMissing)
 }
 
-// Fit fits PPCA to the n×p data Y by Algorithm. It returns an error
+// Fit fits PPCA to the n×p data Y by Method. It returns an error
 // wrapping ErrNaN for a NaN or Inf entry (use FitMissing for missing values),
 // ErrTooFewPoints when n ≤ q, and, for EM, ErrNotConverged when MaxIter is
 // reached first (the model is still usable). It panics unless 1 ≤ Q < p.
@@ -94,19 +98,19 @@ func (m *PPCA) Fit(Y mat.Matrix) (err error) {
 	}
 	yd := dense.AsDense(Y)
 	m.sxi = nil
-	switch m.Algorithm {
+	switch m.Method {
 	case PPCAEigen:
 		return m.fitEigen(yd)
 	case PPCAEM:
 		return m.fitEM(yd)
 	}
-	panic(fmt.Sprintf("dimred: unknown PPCAAlgorithm %d", m.Algorithm))
+	panic(fmt.Sprintf("dimred: unknown PPCAMethod %d", m.Method))
 }
 
 func (m *PPCA) fitEigen(Y *mat.Dense) error {
 	n, p := Y.Dims()
 	q := m.Q
-	pca := PCA{Q: q, Method: m.PCAMethod}
+	pca := PCA{Q: q, Method: m.Solver, Eigen: m.Eigen}
 	if err := pca.Fit(Y); err != nil {
 		return err
 	}
@@ -178,6 +182,9 @@ func (m *PPCA) fitEM(Y *mat.Dense) error {
 		S = sampleCov(Y, mu)
 	}
 	trS := centredSumSq(Y, mu) / float64(n)
+	if math.IsInf(trS, 0) || S != nil && errs.CheckOverflow(S, "PPCA covariance S") != nil {
+		return errs.Overflowf("PPCA EM: tr S = %v", trS)
+	}
 	rnd := rand.New(rng.FitSource(m.Src))
 	w := rng.NormalDense(rnd, p, q)
 	w.Scale(math.Sqrt(trS/float64(p)), w)
@@ -246,6 +253,8 @@ func ppcaEMStep(w *mat.Dense, s2 float64, sw *mat.Dense, trS float64) (*mat.Dens
 }
 
 // LatentTo stores the posterior means ⟨X⟩ (n×q) of the latent points in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) LatentTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.n, m.fq())
@@ -253,6 +262,8 @@ func (m *PPCA) LatentTo(dst *mat.Dense) {
 }
 
 // LoadingsTo stores W (p×q) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) LoadingsTo(dst *mat.Dense) {
 	m.mustFit()
 	dense.ReuseAs(dst, m.p, m.fq())
@@ -260,6 +271,8 @@ func (m *PPCA) LoadingsTo(dst *mat.Dense) {
 }
 
 // CovarianceTo stores the model covariance C = W Wᵀ + σ²I (p×p) in dst.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) CovarianceTo(dst *mat.SymDense) {
 	m.mustFit()
 	if dst.IsEmpty() {
@@ -276,6 +289,8 @@ func (m *PPCA) CovarianceTo(dst *mat.SymDense) {
 // PosteriorCovTo stores the q×q posterior covariance of x_{i,:}, σ²M⁻¹
 // (book eq 2.5; the same for every point with complete data, σ²M_i⁻¹ with
 // M_i built from point i's observed features after FitMissing).
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) PosteriorCovTo(dst *mat.SymDense, i int) {
 	m.mustFit()
 	if i < 0 || i >= m.n {
@@ -301,8 +316,12 @@ func (m *PPCA) NoiseVariance() float64 { m.mustFit(); return m.sigma2 }
 // observed entries only after FitMissing).
 func (m *PPCA) LogLikelihood() float64 { m.mustFit(); return m.ll }
 
-// Mean returns a copy of μ.
-func (m *PPCA) Mean() []float64 { m.mustFit(); return append([]float64(nil), m.mu...) }
+// MeanTo stores in dst and returns the mean μ (length p). A nil or empty
+// dst is allocated; a dst of another length panics with mat.ErrShape.
+func (m *PPCA) MeanTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.mu)
+}
 
 // Iterations returns the number of EM iterations made (0 for PPCAEigen).
 func (m *PPCA) Iterations() int { return m.iters }
@@ -312,6 +331,8 @@ func (m *PPCA) Iterations() int { return m.iters }
 // missing value and is marginalised: that row's mean is M_o⁻¹W_oᵀ(y_o − μ_o)
 // over its observed features o (the prior mean 0 if none is observed). It
 // panics on a shape mismatch or an infinite entry.
+// An empty dst is resized; a dst of another shape panics with
+// mat.ErrShape.
 func (m *PPCA) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	r, c := Ynew.Dims()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/linalg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -44,7 +46,7 @@ func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
 	if err != nil {
 		return err
 	}
-	w, mu, s2, err := missingInit(yd, q)
+	w, mu, s2, err := missingInit(yd, q, m.Eigen)
 	if err != nil {
 		return err
 	}
@@ -100,7 +102,7 @@ func observedEntries(Y *mat.Dense) (obs [][]int, nobs int, err error) {
 
 // missingInit is the start of the missing-data EM: the PPCA eigen solution
 // of Y with each missing entry replaced by its feature's observed mean.
-func missingInit(Y *mat.Dense, q int) (w *mat.Dense, mu []float64, s2 float64, err error) {
+func missingInit(Y *mat.Dense, q int, es *linalg.EigenSettings) (w *mat.Dense, mu []float64, s2 float64, err error) {
 	n, p := Y.Dims()
 	mu = make([]float64, p)
 	count := make([]int, p)
@@ -124,9 +126,9 @@ func missingInit(Y *mat.Dense, q int) (w *mat.Dense, mu []float64, s2 float64, e
 			}
 		}
 	}
-	init := PPCA{Q: q}
+	init := PPCA{Q: q, Eigen: es}
 	if err := init.Fit(filled); err != nil {
-		return nil, nil, 0, fmt.Errorf("PPCA FitMissing initialisation: %w", err)
+		return nil, nil, 0, errs.Wrap(err, "PPCA FitMissing initialisation")
 	}
 	return init.w, init.mu, init.sigma2, nil
 }

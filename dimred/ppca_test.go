@@ -204,7 +204,7 @@ func TestPPCAEMReachesClosedForm(t *testing.T) {
 			}
 			prev := math.Inf(-1)
 			dec := 0.0
-			em := PPCA{Q: 2, Algorithm: PPCAEM, Tol: -1, MaxIter: c.iters,
+			em := PPCA{Q: 2, Method: PPCAEM, Tol: -1, MaxIter: c.iters,
 				Monitor: func(it int, ll float64) bool {
 					if ll < prev {
 						dec = math.Max(dec, prev-ll)
@@ -241,8 +241,8 @@ func TestPPCAEMReachesClosedForm(t *testing.T) {
 
 func TestPPCAPrimalDual(t *testing.T) {
 	y := lowRank(50, 20, 3, 0.4, 5)
-	a := PPCA{Q: 3, PCAMethod: PCACovariance}
-	b := PPCA{Q: 3, PCAMethod: PCAGram}
+	a := PPCA{Q: 3, Solver: PCACovariance}
+	b := PPCA{Q: 3, Solver: PCAGram}
 	if err := a.Fit(y); err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +385,7 @@ func TestPPCAProjectMissing(t *testing.T) {
 	m.ProjectTo(&got, row)
 	var w mat.Dense
 	m.LoadingsTo(&w)
-	mu := m.Mean()
+	mu := m.MeanTo(nil)
 	wo := mat.NewDense(5, 2, nil)
 	r := mat.NewVecDense(5, nil)
 	k := 0
@@ -450,7 +450,7 @@ func TestPPCASample(t *testing.T) {
 	if r := mat.Norm(&d, 2) / mat.Norm(&C, 2); r > 0.02 {
 		t.Errorf("sample covariance off by %.3g (relative)", r)
 	}
-	mu, got := m.Mean(), linalg.ColumnMeans(&ys)
+	mu, got := m.MeanTo(nil), linalg.ColumnMeans(&ys)
 	for j := range mu {
 		if math.Abs(got[j]-mu[j]) > 0.05 {
 			t.Errorf("mean %d: %v vs %v", j, got[j], mu[j])
@@ -470,7 +470,7 @@ func TestChapter2FailedRefitDiscardsFit(t *testing.T) {
 	inf.Set(3, 2, math.Inf(1))
 	pcaM := &PCA{Q: 2}
 	ppcaM := &PPCA{Q: 2}
-	emM := &PPCA{Q: 2, Algorithm: PPCAEM}
+	emM := &PPCA{Q: 2, Method: PPCAEM}
 	missM := &PPCA{Q: 2}
 	faM := &FactorAnalysis{Q: 2}
 	mixM := &MixturePPCA{M: 2, Q: 1}
@@ -549,7 +549,7 @@ func TestPPCAEMDefaultsConverge(t *testing.T) {
 	if err := eig.Fit(y); err != nil {
 		t.Fatal(err)
 	}
-	em := PPCA{Q: 2, Algorithm: PPCAEM}
+	em := PPCA{Q: 2, Method: PPCAEM}
 	if err := em.Fit(y); err != nil {
 		t.Fatal(err)
 	}
@@ -623,7 +623,7 @@ func TestPPCAPosteriorCov(t *testing.T) {
 func TestChapter2PanickedRefitDiscardsFit(t *testing.T) {
 	y := lowRank(40, 5, 2, 0.1, 8)
 	ppcaM := &PPCA{Q: 2}
-	emM := &PPCA{Q: 2, Algorithm: PPCAEM}
+	emM := &PPCA{Q: 2, Method: PPCAEM}
 	missM := &PPCA{Q: 2}
 	faM := &FactorAnalysis{Q: 2}
 	mixM := &MixturePPCA{M: 2, Q: 1}

@@ -42,22 +42,24 @@ type PreImage struct {
 }
 
 // Fit learns the map from the n×q latent positions X to the n×p data Y.
-// It returns an error wrapping ErrNaN for non-finite input, ErrTooFewPoints
-// for n < 2 and ErrSingular if L + λI cannot be factorised; a Fit that
-// returns an error leaves the map unfitted (it never serves an earlier
-// fit). Row counts that differ panic with mat.ErrShape.
-func (m *PreImage) Fit(X, Y mat.Matrix) error {
-	m.x, m.mean, m.a, m.kern = nil, nil, nil, nil
+// It returns an error wrapping ErrTooFewPoints for n < 2, ErrNaN for
+// non-finite input, ErrOverflow when distances or centred values of finite
+// input overflow, and ErrSingular if L + λI cannot be factorised; a Fit
+// that fails (returns an error or panics) leaves the map unfitted (it never
+// serves an earlier fit). Row counts that differ panic with mat.ErrShape,
+// a negative or NaN Lambda with a "dimred: ..." message.
+func (m *PreImage) Fit(X, Y mat.Matrix) (err error) {
+	defer discardOnError(&err, &m.a)
 	n, _ := X.Dims()
 	ny, p := Y.Dims()
 	if n != ny {
 		panic(mat.ErrShape)
 	}
-	if m.Lambda < 0 || math.IsNaN(m.Lambda) {
-		panic(fmt.Sprintf("dimred: PreImage.Lambda λ = %v must be non-negative", m.Lambda))
-	}
 	if n < 2 {
-		return fmt.Errorf("%w: PreImage needs at least 2 points, have %d", ErrTooFewPoints, n)
+		return fmt.Errorf("%w: PreImage needs n ≥ 2 points, have %d", ErrTooFewPoints, n)
+	}
+	if m.Lambda < 0 || math.IsNaN(m.Lambda) {
+		panic(fmt.Sprintf("dimred: PreImage Lambda λ = %v must be non-negative", m.Lambda))
 	}
 	if err := errs.CheckFinite(X, "X"); err != nil {
 		return err
@@ -70,6 +72,9 @@ func (m *PreImage) Fit(X, Y mat.Matrix) error {
 	if kern == nil {
 		var d mat.SymDense
 		linalg.PairwiseSquaredDistances(&d, x)
+		if err := errs.CheckOverflow(&d, "PreImage squared distances of X"); err != nil {
+			return err
+		}
 		vals := make([]float64, 0, n*(n-1)/2)
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
@@ -98,21 +103,33 @@ func (m *PreImage) Fit(X, Y mat.Matrix) error {
 	}
 	var yc mat.Dense
 	mean := linalg.CentreColumns(&yc, Y)
+	if err := errs.CheckOverflow(&yc, "PreImage centred Y"); err != nil {
+		return err
+	}
 	a := mat.NewDense(n, p, nil)
 	if err := ch.SolveTo(a, &yc); err != nil {
 		return fmt.Errorf("%w: PreImage: %v", ErrSingular, err)
+	}
+	if err := errs.CheckOverflow(a, "PreImage coefficients A = (L + λI)⁻¹Ŷ"); err != nil {
+		return err
 	}
 	m.x, m.mean, m.a, m.kern = x, mean, a, kern
 	return nil
 }
 
 // MapTo stores in dst (m×p) the pre-images of the m×q latent points Xnew.
-// It panics before Fit and when Xnew has the wrong number of columns.
+// An empty dst is resized; a dst of another shape panics with mat.ErrShape,
+// as does Xnew with the wrong number of columns. It panics before Fit and
+// on a NaN or Inf in Xnew (the rule of Projector).
 func (m *PreImage) MapTo(dst *mat.Dense, Xnew mat.Matrix) {
 	if m.a == nil {
 		panic("dimred: PreImage used before a successful Fit")
 	}
-	r, _ := Xnew.Dims()
+	r, c := Xnew.Dims()
+	if _, q := m.x.Dims(); c != q {
+		panic(mat.ErrShape)
+	}
+	checkProjectInput("PreImage.MapTo", Xnew, "Xnew")
 	_, p := m.a.Dims()
 	var kx mat.Dense
 	kernel.Cross(&kx, m.kern, Xnew, m.x)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/errs"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -47,8 +48,13 @@ type ProcrustesResult struct {
 // (Schönemann 1966; Gower & Dijksterhuis 2004). The book's road-map script
 // instead rescaled X so that std(X̃) = std(Y); the least-squares s is used
 // here. A nil opts means the zero value. It panics if X and Y differ in
-// shape and returns an error wrapping ErrNaN for a non-finite entry, or
-// ErrSingular when X̂ is zero and a scale is asked for.
+// shape and returns an error wrapping ErrTooFewPoints for n = 0, ErrNaN for
+// a non-finite entry, ErrSingular when X̂ is zero and a scale is asked for,
+// and ErrOverflow when a result of finite input is beyond float64.
+//
+// X̂ and Ŷ are divided by their Frobenius norms before X̂ᵀŶ is formed (the
+// SVD's U, V are unchanged and s = (‖Ŷ‖/‖X̂‖) tr(Σ̃ …)), so neither tiny
+// (~1e-300) nor huge (~1e300) configurations underflow or overflow there.
 func Procrustes(X, Y mat.Matrix, opts *ProcrustesOptions) (*ProcrustesResult, error) {
 	if opts == nil {
 		opts = &ProcrustesOptions{}
@@ -56,6 +62,9 @@ func Procrustes(X, Y mat.Matrix, opts *ProcrustesOptions) (*ProcrustesResult, er
 	n, q := X.Dims()
 	if yn, yq := Y.Dims(); yn != n || yq != q {
 		panic(mat.ErrShape)
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%w: Procrustes needs at least one point, have 0", ErrTooFewPoints)
 	}
 	if err := errs.CheckFinite(X, "X"); err != nil {
 		return nil, err
@@ -66,8 +75,24 @@ func Procrustes(X, Y mat.Matrix, opts *ProcrustesOptions) (*ProcrustesResult, er
 	var xc, yc mat.Dense
 	xm := linalg.CentreColumns(&xc, X)
 	ym := linalg.CentreColumns(&yc, Y)
+	if err := errs.CheckOverflow(&xc, "Procrustes centred X"); err != nil {
+		return nil, err
+	}
+	if err := errs.CheckOverflow(&yc, "Procrustes centred Y"); err != nil {
+		return nil, err
+	}
+	// ‖X̂‖_F and ‖Ŷ‖_F (gonum computes them with scaling, so they are
+	// finite here whenever the entries are).
+	nx, ny := mat.Norm(&xc, 2), mat.Norm(&yc, 2)
+	if opts.Scale && nx == 0 {
+		return nil, fmt.Errorf("%w: Procrustes with scaling: X has zero spread", ErrSingular)
+	}
+	xs, ys := unitScale(&xc, nx), unitScale(&yc, ny)
 	var M mat.Dense
-	M.Mul(xc.T(), &yc)
+	M.Mul(xs.T(), ys) // X̃ᵀỸ, entries ≤ 1 in magnitude
+	if err := errs.CheckOverflow(&M, "Procrustes XᵀY"); err != nil {
+		return nil, err // unreachable for finite normalised input; never hand gonum's SVD an Inf
+	}
 	var svd mat.SVD
 	if !svd.Factorize(&M, mat.SVDFull) {
 		return nil, fmt.Errorf("%w: Procrustes SVD of XᵀY failed", ErrNotConverged)
@@ -78,7 +103,7 @@ func Procrustes(X, Y mat.Matrix, opts *ProcrustesOptions) (*ProcrustesResult, er
 	sv := svd.Values(nil)
 	R := mat.NewDense(q, q, nil)
 	R.Mul(&U, V.T())
-	trace := 0.0
+	trace := 0.0 // tr(Σ̃ diag(…)) of the normalised problem
 	for _, v := range sv {
 		trace += v
 	}
@@ -94,11 +119,11 @@ func Procrustes(X, Y mat.Matrix, opts *ProcrustesOptions) (*ProcrustesResult, er
 	}
 	s := 1.0
 	if opts.Scale {
-		nx := mat.Norm(&xc, 2)
-		if nx == 0 {
-			return nil, fmt.Errorf("%w: Procrustes with scaling: X has zero spread", ErrSingular)
+		// s = tr(Σ diag(…)) / ‖X̂‖² with Σ = ‖X̂‖‖Ŷ‖ Σ̃.
+		s = ny / nx * trace
+		if math.IsInf(s, 0) || math.IsNaN(s) {
+			return nil, errs.Overflowf("Procrustes scale s = ‖Ŷ‖/‖X̂‖ · %g = %v", trace, s)
 		}
-		s = trace / (nx * nx)
 	}
 	// t = ȳ − s x̄ R
 	t := make([]float64, q)
@@ -111,14 +136,42 @@ func Procrustes(X, Y mat.Matrix, opts *ProcrustesOptions) (*ProcrustesResult, er
 	}
 	A := mat.NewDense(n, q, nil)
 	A.Mul(X, R)
-	ss := 0.0
+	d := make([]float64, 0, n*q)
 	for i := 0; i < n; i++ {
 		for j := 0; j < q; j++ {
 			v := s*A.At(i, j) + t[j]
 			A.Set(i, j, v)
-			d := v - Y.At(i, j)
-			ss += d * d
+			d = append(d, v-Y.At(i, j))
 		}
 	}
-	return &ProcrustesResult{R: R, Scale: s, T: t, Aligned: A, RMS: math.Sqrt(ss / float64(n))}, nil
+	if err := errs.CheckOverflow(A, "Procrustes aligned configuration"); err != nil {
+		return nil, err
+	}
+	for _, v := range t {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, errs.Overflowf("Procrustes translation t = %v", t)
+		}
+	}
+	// RMS = ‖d‖₂/√n with a scaled norm, finite whenever the result is.
+	rms := floats.Norm(d, 2) / math.Sqrt(float64(n))
+	if math.IsInf(rms, 0) || math.IsNaN(rms) {
+		return nil, errs.Overflowf("Procrustes residual RMS = %v", rms)
+	}
+	return &ProcrustesResult{R: R, Scale: s, T: t, Aligned: A, RMS: rms}, nil
+}
+
+// unitScale returns a/nrm (a itself when nrm is 0), dividing entry by entry
+// (1/nrm overflows for a subnormal nrm).
+func unitScale(a *mat.Dense, nrm float64) *mat.Dense {
+	if nrm == 0 {
+		return a
+	}
+	r, c := a.Dims()
+	b := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		for j, v := range a.RawRowView(i) {
+			b.Set(i, j, v/nrm)
+		}
+	}
+	return b
 }

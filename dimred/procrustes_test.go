@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/internal/testutil"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -109,4 +111,39 @@ func TestProcrustesBadInput(t *testing.T) {
 		}
 	}()
 	Procrustes(X, mat.NewDense(3, 3, nil), nil)
+}
+
+// NoReflection with Scale, against a hand computation: the optimal proper
+// rotation must give up the reflection, and the scale must use the
+// corrected trace tr(Σ) − 2σ_min (a mutant keeping tr Σ gives s = 3).
+//
+// X = [(1, 0), (−1, 0), (0, 2), (0, −2)] (centred, ‖X‖² = 10) and
+// Y = 3 X diag(1, −1), a reflection. XᵀY = diag(6, −24): singular values
+// 24, 6. Over rotations R(θ), tr(R(θ)ᵀ XᵀY) = 6cos θ − 24cos θ = −18 cos θ
+// is largest at θ = π, R = −I, trace 18 = 24 − 6; s = 18/10 = 1.8; the
+// residual is ‖Y‖² − s·18 = 90 − 32.4 = 57.6, RMS = √(57.6/4) = √14.4.
+func TestProcrustesNoReflectionScaleHandComputed(t *testing.T) {
+	X := mat.NewDense(4, 2, []float64{1, 0, -1, 0, 0, 2, 0, -2})
+	Y := mat.NewDense(4, 2, []float64{3, 0, -3, 0, 0, -6, 0, 6})
+	res, err := Procrustes(X, Y, &ProcrustesOptions{NoReflection: true, Scale: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(res.Scale-1.8) > 1e-14 {
+		t.Errorf("s = %.15g, want 1.8", res.Scale)
+	}
+	if d := testutil.MaxAbsDiff(res.R, mat.NewDense(2, 2, []float64{-1, 0, 0, -1})); d > 1e-14 {
+		t.Errorf("R = %v, want −I", mat.Formatted(res.R))
+	}
+	if math.Abs(res.RMS-math.Sqrt(14.4)) > 1e-14 {
+		t.Errorf("RMS = %.15g, want √14.4 = %.15g", res.RMS, math.Sqrt(14.4))
+	}
+	// With reflections allowed, R = diag(1, −1) and s = (24 + 6)/10 = 3 fit exactly.
+	res, err = Procrustes(X, Y, &ProcrustesOptions{Scale: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(res.Scale-3) > 1e-14 || res.RMS > 1e-14 {
+		t.Errorf("reflection allowed: s = %.15g, RMS = %g; want 3, 0", res.Scale, res.RMS)
+	}
 }

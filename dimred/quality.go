@@ -27,7 +27,7 @@ func NearestNeighbourErrors(X mat.Matrix, labels []int) int {
 		panic("dimred: NearestNeighbourErrors needs at least two points")
 	}
 	if err := errs.CheckFinite(X, "X"); err != nil {
-		panic("dimred: NearestNeighbourErrors: " + err.Error())
+		panic(errs.Wrap(err, "NearestNeighbourErrors").Error())
 	}
 	x := dense.AsDense(X)
 	errs := 0

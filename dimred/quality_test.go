@@ -74,3 +74,43 @@ func TestPCABadInput(t *testing.T) {
 	mustPanic(t, "q = 0", func() { _ = (&PCA{Q: 0}).Fit(y) })
 	mustPanic(t, "unfitted", func() { (&PCA{Q: 1}).LatentTo(&mat.Dense{}) })
 }
+
+// Trustworthiness and Continuity against numbers computed by hand from the
+// definition (Venna & Kaski 2001), so that the normaliser
+// 2/(nk(2n − 3k − 1)) is pinned (a mutant 2n − 3k gives 0.667 for T(1)).
+//
+// Y: six points on a line at 0, 1, 3, 7, 15, 31 (no distance ties); their
+// ranks r(i, j) in Y follow the order of |y_i − y_j|. X: the same points
+// placed at 0, 31, 1, 15, 3, 7.
+//
+// T(1): the nearest neighbour of each point in X is 2, 3, 0, 5, 2, 4 with
+// Y-ranks 2, 3, 2, 5, 2, 1, so Σ (r − 1)⁺ = 1 + 2 + 1 + 4 + 1 + 0 = 9 and
+// T = 1 − 2/(6·1·8)·9 = 15/24.
+// T(2): the two nearest in X are {2, 4}, {3, 5}, {0, 4}, {5, 4}, {2, 0},
+// {4, 2} with Y-ranks {2, 4}, {3, 5}, {2, 4}, {5, 4}, {2, 4}, {1, 3}, so
+// Σ (r − 2)⁺ = 2 + 4 + 2 + 5 + 2 + 1 = 16 and T = 1 − 2/(6·2·5)·16 = 14/30.
+// C(1): the nearest neighbour of each point in Y is 1, 0, 1, 2, 3, 4 with
+// X-ranks 5, 5, 5, 3, 4, 1, so Σ (r − 1)⁺ = 4 + 4 + 4 + 2 + 3 + 0 = 17 and
+// C = 1 − 2/(6·1·8)·17 = 7/24.
+func TestTrustworthinessHandComputed(t *testing.T) {
+	Y := mat.NewDense(6, 1, []float64{0, 1, 3, 7, 15, 31})
+	X := mat.NewDense(6, 1, []float64{0, 31, 1, 15, 3, 7})
+	for _, c := range []struct {
+		name string
+		f    func(Y, X mat.Matrix, k int) (float64, error)
+		k    int
+		want float64
+	}{
+		{"T(1)", Trustworthiness, 1, 15.0 / 24},
+		{"T(2)", Trustworthiness, 2, 14.0 / 30},
+		{"C(1)", Continuity, 1, 7.0 / 24},
+	} {
+		got, err := c.f(Y, X, c.k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("%s = %.15g, want %.15g", c.name, got, c.want)
+		}
+	}
+}

@@ -24,7 +24,7 @@ func TestFig1_9OilSchematic(t *testing.T) {
 	checkGolden(t, f)
 }
 
-// The book's captions (L.509, L.541, L.557): variance of the normalised
+// The book's captions of Figs 1.10, 1.12 and 1.14: variance of the normalised
 // squared distances and the predicted 8/p, to the printed digits.
 func TestChapter1DataHistograms(t *testing.T) {
 	if testing.Short() {

@@ -136,7 +136,7 @@ func interpointFigure(id, caption, data string, Y mat.Matrix, bookVariance, book
 	}, nil
 }
 
-// Fig1_8GaussianDistances is book Fig 1.8 (L.491): the interpoint squared
+// Fig1_8GaussianDistances is book Fig 1.8 (§1.4): the interpoint squared
 // distances of n = 1000 points from a p = 1000 dimensional standard
 // Gaussian, with G(500, 250). The book gives no number ("a good match");
 // the sample variance is close to the predicted 8/p = 0.008.
@@ -152,7 +152,7 @@ func Fig1_8GaussianDistances() (*Figure, error) {
 	return f, nil
 }
 
-// Fig1_16StructuredGaussian is book Fig 1.16 (L.580): n = 1000 samples from
+// Fig1_16StructuredGaussian is book Fig 1.16 (§1.11): n = 1000 samples from
 // N(0, W Wᵀ + 10⁻² I) with W 1000×2 standard normal. (a) overlays the
 // curve for 1000 independent features, G(500, 250); (b) the curve for two,
 // G(1, 0.5), which fits "much better". The figure states the L1 distance

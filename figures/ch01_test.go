@@ -8,7 +8,7 @@ import (
 )
 
 func TestChapter1EggFigures(t *testing.T) {
-	// book captions L.338, L.341, L.344 (yolk/green/white %), ±0.05 points.
+	// book captions of Figs 1.1–1.3 (yolk/green/white %), ±0.05 points.
 	for _, c := range []struct {
 		id   string
 		make func() (*Figure, error)
@@ -74,7 +74,7 @@ func TestFig1_16TwoDimensionalCurveFitsBetter(t *testing.T) {
 		got[n.Name] = n.Ours
 	}
 	m1000, m2 := got["L1 misfit to G(500, 250)"], got["L1 misfit to G(1, 0.5)"]
-	// The book (L.580): the 2-D curve fits "much better". Measured: the L1 distance
+	// The book (§1.11): the 2-D curve fits "much better". Measured: the L1 distance
 	// between histogram and curve is near its maximum 2 for G(500,250), small for G(1,0.5).
 	if !(m2 < 0.15 && m1000 > 1.5) {
 		t.Errorf("L1 misfits: p=1000 curve %.3f, q=2 curve %.3f; want > 1.5 and < 0.15", m1000, m2)

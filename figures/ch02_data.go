@@ -223,7 +223,7 @@ func draftMissingEM(Y *mat.Dense, q, iters int, rng *rand.Rand) (*mat.Dense, flo
 	return X, s2
 }
 
-// Fig2_4OilMissing is book Fig 2.4 (L.1444): the oil data projected to
+// Fig2_4OilMissing is book Fig 2.4 (§2.12.4): the oil data projected to
 // q = 2 by PPCA with 0, 10, 20, 30 and 50 % of the values missing at
 // random. The draft's figure came from ppcaEmbed's "hacky" EM (the full M
 // for every point, μ fixed), which inflates σ² as data go missing; we use
@@ -283,7 +283,7 @@ func Fig2_4OilMissing() (*Figure, error) {
 // ch2Application fits PPCA (q = 2) by the eigen solution with the given
 // PCA solver and returns the latent means with its numbers.
 func ch2Application(Y *mat.Dense, method dimred.PCAMethod) (*mat.Dense, []Number, error) {
-	m := dimred.PPCA{Q: 2, PCAMethod: method}
+	m := dimred.PPCA{Q: 2, Solver: method}
 	if err := m.Fit(Y); err != nil {
 		return nil, nil, err
 	}

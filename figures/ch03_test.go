@@ -39,7 +39,7 @@ func near(t *testing.T, nums map[string]Number, name string, want, tol float64) 
 
 func TestFig3_1(t *testing.T) {
 	f, m := makeCh3(t, Fig3_1RotatedSixes)
-	// book L1486 p = 3648; catalog: 849 ink pixels, exact angles keep the mass.
+	// book §3.2: p = 3648; catalog: 849 ink pixels, exact angles keep the mass.
 	near(t, m, "ink pixels", 849, 0)
 	near(t, m, "ink mass at 0° (exact rotation)", 849, 1e-9)
 	near(t, m, "ink mass at 10° (interpolated)", 845.11, 0.005)
@@ -75,7 +75,7 @@ func TestFig3_2Distances(t *testing.T) {
 
 func TestFig3_3Subsample(t *testing.T) {
 	f, _ := makeCh3(t, Fig3_3SubsampledSix)
-	// book L1574: 16 rows, 15 columns, p = 240
+	// book §3.3: 16 rows, 15 columns, p = 240
 	if f.Resolve() != Reproduced {
 		t.Errorf("status %s: %+v", f.Resolve(), f.Numbers)
 	}
@@ -84,7 +84,7 @@ func TestFig3_3Subsample(t *testing.T) {
 
 func TestFig3_4FeatureSelectionErrors(t *testing.T) {
 	f, m := makeCh3(t, Fig3_4FeatureSelection)
-	// book L1634 / mds.m captions: 0.215 … 0.109; catalog exact values ± 1e-6.
+	// book §3.3.1 / mds.m captions: 0.215 … 0.109; catalog exact values ± 1e-6.
 	for q, want := range map[string]float64{"2": 0.214507, "10": 0.213596, "100": 0.203427, "1000": 0.109054} {
 		near(t, m, "MAE, q = "+q, want, 1e-6)
 		near(t, m, "MAE by brute force over all pairs, q = "+q, m["MAE, q = "+q].Ours, 1e-12)
@@ -120,7 +120,7 @@ func TestFig3_5And3_6Synthetic(t *testing.T) {
 
 func TestFig3_7PrintedAndCorrected(t *testing.T) {
 	f, m := makeCh3(t, Fig3_7PCAReconstruction)
-	// As printed (book L1817–L1827): the draft's code reproduces 3.30e-5,
+	// As printed (book §3.4.4): the draft's code reproduces 3.30e-5,
 	// 1.52e-5, 3.85e-6, 0 (catalog: 3.302e-5, 1.516e-5, 3.848e-6).
 	near(t, m, "MAE as the draft's code computed it, q = 2", 3.302e-5, 5e-9)
 	near(t, m, "MAE as the draft's code computed it, q = 10", 1.516e-5, 5e-9)
@@ -139,7 +139,7 @@ func TestFig3_7PrintedAndCorrected(t *testing.T) {
 
 func TestFigs3_8To3_11Roads(t *testing.T) {
 	f8, m8 := makeCh3(t, Fig3_8RoadDistances)
-	// book L1935: 53 cities; catalog C2: max 4810 km (Lisboa–Moskva), B ≈ [−5.4e6, 6.7e6].
+	// book §3.5.1: 53 cities; catalog C2: max 4810 km (Lisboa–Moskva), B ≈ [−5.4e6, 6.7e6].
 	near(t, m8, "cities", 53, 0)
 	near(t, m8, "largest distance, km (Lisboa–Moskva)", 4810, 0)
 	near(t, m8, "smallest entry of B (km²)", -5.4e6, 0.05e6)

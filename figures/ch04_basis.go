@@ -80,7 +80,7 @@ func ch4BasisPlot(lo, hi float64) (*plot.Plot, *mat.Dense, []float64) {
 
 // Fig4_1BasisFunctions draws book Figure 4.1: three exponentiated
 // quadratic basis functions φ_k(y) = exp(−(y − μ_k)²/ℓ²) with centres
-// −1, 0, 1 and ℓ = 1 (the book's form, L2023/L2055, without a factor 2).
+// −1, 0, 1 and ℓ = 1 (the book's form in the opening of Chapter 4, without a factor 2).
 func Fig4_1BasisFunctions() (*Figure, error) {
 	p, _, _ := ch4BasisPlot(-3, 3)
 	at := ch4Features([]float64{0, 1})
@@ -245,7 +245,7 @@ func Fig4_4BasisDistanceFar() (*Figure, error) {
 
 // Fig4_5InfiniteBasisDistance draws book Figure 4.5: random functions from
 // the infinite basis, i.e. samples of a Gaussian process with the EQ
-// covariance k(y, y') = exp(−(y − y')²/(2ℓ²)), ℓ = 1 (book L2157), drawn as
+// covariance k(y, y') = exp(−(y − y')²/(2ℓ²)), ℓ = 1 (book §4.2.1), drawn as
 // f = L z with L the Cholesky factor of K + 10⁻⁸ I on a grid. With basis
 // functions everywhere, far-apart inputs are far apart in feature space:
 // ⟨(f_i − f_j)²⟩ = k_ii + k_jj − 2k_ij = 2 − 2k(−4, 4) ≈ 2.
@@ -305,6 +305,6 @@ func Fig4_5InfiniteBasisDistance() (*Figure, error) {
 			Ours("k(−4, 4) = exp(−32)", kij),
 			Ours("Monte Carlo ⟨(f_i − f_j)²⟩, 1e5 draws", mc),
 		},
-		Why: "Random functions are Gaussian-process samples with the EQ covariance of book L2157 (unit variance, ℓ = 1); inputs ±4 as in Fig 4.4.",
+		Why: "Random functions are Gaussian-process samples with the EQ covariance of book §4.2.1 (unit variance, ℓ = 1); inputs ±4 as in Fig 4.4.",
 	}, nil
 }

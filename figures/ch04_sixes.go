@@ -678,7 +678,7 @@ func FigX4_2ComponentsFor90() (*Figure, error) {
 	p.Y.Min, p.Y.Max = 0, 1.02
 	return &Figure{
 		ID:      "X4.2",
-		Caption: "Components needed for 90 % of the variance of the rotated sixes: kernel PCA with the book's RBF kernel needs most of the 360 dimensions, linear PCA 55. The kernel expands the data's dimension rather than reducing it (book Chapter 5, L2197).",
+		Caption: "Components needed for 90 % of the variance of the rotated sixes: kernel PCA with the book's RBF kernel needs most of the 360 dimensions, linear PCA 55. The kernel expands the data's dimension rather than reducing it (book §5.2).",
 		Data:    "rotated_sixes",
 		Panels:  []*plot.Plot{p},
 		Width:   16 * vg.Centimeter, Height: 11 * vg.Centimeter,

@@ -70,9 +70,9 @@ func EmbedderMethod(name string, make func(k int) dimred.Embedder) ScoredMethod 
 // listed.
 var P7Methods = []ScoredMethod{
 	// LE, LLE, Isomap and MVU: one EmbedderMethod line each, before MEU.
-	EmbedderMethod("MEU", func(k int) dimred.Embedder { return &dimred.MEU{K: k} }),
-	EmbedderMethod("ALLE", func(k int) dimred.Embedder { return &dimred.AcyclicLLE{K: k} }),
-	EmbedderMethod("DRILL", func(k int) dimred.Embedder { return &dimred.DRILL{K: k} }),
+	EmbedderMethod("MEU", func(k int) dimred.Embedder { return &dimred.MEU{Q: 2, K: k} }),
+	EmbedderMethod("ALLE", func(k int) dimred.Embedder { return &dimred.AcyclicLLE{Q: 2, K: k} }),
+	EmbedderMethod("DRILL", func(k int) dimred.Embedder { return &dimred.DRILL{Q: 2, K: k} }),
 }
 
 // meuScored is one data set embedded and scored by every P7Methods entry.
@@ -574,7 +574,7 @@ func meuSweepFigure(id, caption string, s *meuSweep, paperBest float64) *Figure 
 // (b) the embedding at the best score (paper: λ = 0.01).
 func FigP8DrillSweepK20() (*Figure, error) {
 	rhos := []float64{0, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 0.01, 0.05, 0.1}
-	s, err := meuDrillSweep(dimred.DRILL{K: 20, MaxIter: 500}, rhos)
+	s, err := meuDrillSweep(dimred.DRILL{Q: 2, K: 20, MaxIter: 500}, rhos)
 	if err != nil {
 		return nil, err
 	}
@@ -596,7 +596,7 @@ func FigP9DrillSweepAllPairs() (*Figure, error) {
 	for i := range rhos {
 		rev[i] = rhos[len(rhos)-1-i]
 	}
-	s, err := meuDrillSweep(dimred.DRILL{AllPairs: true, MaxIter: 500}, rev)
+	s, err := meuDrillSweep(dimred.DRILL{Q: 2, AllPairs: true, MaxIter: 500}, rev)
 	if err != nil {
 		return nil, err
 	}

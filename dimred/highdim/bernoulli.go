@@ -34,10 +34,17 @@ type Bernoulli struct {
 
 // Fit sets π = p₁/p, the maximum-likelihood estimate, from Y, whose
 // entries (any shape; all of them are pixels) must be 0 or 1. It returns
-// an error wrapping errs.ErrNaN or ErrNotBinary naming the first bad entry.
+// an error wrapping ErrNaN (dimred.ErrNaN) or ErrNotBinary naming the first
+// bad entry, and ErrTooFewPoints (dimred.ErrTooFewPoints) when Y has no
+// entries (π would be 0/0). A failed Fit discards the previous estimate:
+// π and both counts are left 0.
 func (b *Bernoulli) Fit(Y mat.Matrix) error {
 	p1, p, err := countOnes(Y)
+	if err == nil && p == 0 {
+		err = fmt.Errorf("%w: Bernoulli needs at least one pixel, have 0", errs.ErrTooFewPoints)
+	}
 	if err != nil {
+		b.Pi, b.p1, b.p = 0, 0, 0
 		return err
 	}
 	b.Pi, b.p1, b.p = float64(p1)/float64(p), p1, p

@@ -23,7 +23,7 @@ func TestBernoulliSix(t *testing.T) {
 	if p1, p := b.Counts(); p1 != 849 || p != 3648 {
 		t.Fatalf("counts %d/%d", p1, p)
 	}
-	// book L1492: π = 849/3648
+	// book §3.2: π = 849/3648
 	if math.Abs(b.Pi-0.232730) > 5e-7 {
 		t.Errorf("π = %.6f, want 0.232730", b.Pi)
 	}
@@ -32,7 +32,7 @@ func TestBernoulliSix(t *testing.T) {
 		t.Fatal(err)
 	}
 	l10 := lp / math.Ln10
-	// book L1496: 2.67×10⁻⁸⁶⁰ (log₁₀ = −859.5723, mantissa 2.677)
+	// book §3.2: 2.67×10⁻⁸⁶⁰ (log₁₀ = −859.5723, mantissa 2.677)
 	if math.Abs(l10-(-859.5723)) > 1e-4 {
 		t.Errorf("log₁₀ p = %.4f, want −859.5723", l10)
 	}
@@ -83,5 +83,27 @@ func TestBernoulliBadInput(t *testing.T) {
 	}
 	if err := b.Fit(mat.NewDense(1, 2, []float64{0, math.NaN()})); !errors.Is(err, errs.ErrNaN) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// Regression (issue: Bernoulli on 0 rows gave π = NaN silently): no
+// pixels is ErrTooFewPoints, and a failed refit discards the old estimate.
+func TestBernoulliNoPixelsAndFailedRefit(t *testing.T) {
+	var b Bernoulli
+	if err := b.Fit(mat.NewDense(1, 4, []float64{1, 0, 1, 1})); err != nil || b.Pi != 0.75 {
+		t.Fatalf("π = %v, err = %v; want 0.75, nil", b.Pi, err)
+	}
+	if err := b.Fit(&mat.Dense{}); !errors.Is(err, errs.ErrTooFewPoints) {
+		t.Errorf("no pixels: err = %v, want ErrTooFewPoints", err)
+	}
+	if b.Pi != 0 || math.IsNaN(b.Pi) {
+		t.Errorf("π = %v after a failed refit, want 0", b.Pi)
+	}
+	b.Fit(mat.NewDense(1, 2, []float64{1, 1}))
+	if err := b.Fit(mat.NewDense(1, 2, []float64{1, 2})); err == nil {
+		t.Fatal("non-binary refit succeeded")
+	}
+	if p1, p := b.Counts(); b.Pi != 0 || p1 != 0 || p != 0 {
+		t.Errorf("after a failed refit π = %v, counts %d/%d; want 0, 0/0", b.Pi, p1, p)
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // This file holds Chapter 1's mathematics ("Thinking in High Dimensions",
-// book L.219–585): the gamma density, the distribution of squared distances
+// book Chapter 1): the gamma density, the distribution of squared distances
 // from the mean and between points of a Gaussian sample, and the "Gaussian
 // egg" masses.
 
@@ -28,7 +28,7 @@ func GammaPDF(x, a, b float64) float64 {
 }
 
 // GammaCDF returns GAMMACDF(x | a, b) = ∫₀ˣ G(z | a, b) dz = P(a, b x), the
-// regularised lower incomplete gamma function (book L.414, with its x/z
+// regularised lower incomplete gamma function (book §1.1.2, with its x/z
 // mix-up corrected). It panics if a ≤ 0 or b ≤ 0.
 func GammaCDF(x, a, b float64) float64 {
 	checkGammaParams(a, b)
@@ -55,7 +55,7 @@ func checkGammaParams(a, b float64) {
 // This is the convention that reproduces the captions of Figs 1.1–1.3
 // (65.8/4.8/29.4 %, 59.4/7.4/33.2 %, 56.1/9.2/34.7 %) and the author's
 // MATLAB script dimredDimensionMass.m (github.com/lawrennd/dimred);
-// thresholds on the raw radius ‖y‖, as the text at L.416 can be read,
+// thresholds on the raw radius ‖y‖, as the text of §1.1.2 can be read,
 // would give a 36.3 % yolk at p = 2 instead. The masses do not depend on
 // σ², which scales out. It panics unless p ≥ 1 and 0 < lo < hi < ∞.
 func EggMasses(p int, lo, hi float64) (yolk, green, white float64) {
@@ -75,7 +75,7 @@ func EggMasses(p int, lo, hi float64) (yolk, green, white float64) {
 // SquaredDistanceFromMean returns the shape a and rate b of the gamma
 // density of the dimension-normalised squared distance of a sample of
 // N(0, σ² I_p) from its mean, (1/p) Σₖ yₖ² ~ G(p/2, p/(2σ²)): mean σ²,
-// variance 2σ⁴/p (book L.350–410). It panics unless p ≥ 1 and σ² > 0.
+// variance 2σ⁴/p (book §1.1.2). It panics unless p ≥ 1 and σ² > 0.
 func SquaredDistanceFromMean(p int, sigma2 float64) (a, b float64) {
 	checkDimVar(p, sigma2)
 	return float64(p) / 2, float64(p) / (2 * sigma2)
@@ -87,7 +87,7 @@ func SquaredDistanceFromMean(p int, sigma2 float64) (a, b float64) {
 //
 //	(1/p) Σₖ (y_ik − y_jk)² ~ G(p/2, p/(4σ²)),  mean 2σ², variance 8σ⁴/p.
 //
-// The draft (L.450) prints the variance as 8σ²/D: the power of σ and the
+// The draft (§1.1.4) prints the variance as 8σ²/D: the power of σ and the
 // symbol for the dimension are typos (the variance of G(a, b) is a/b²).
 // It panics unless p ≥ 1 and σ² > 0.
 func InterpointSquaredDistance(p int, sigma2 float64) (a, b float64) {

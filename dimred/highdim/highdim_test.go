@@ -16,7 +16,7 @@ import (
 )
 
 func TestEggMassesBook(t *testing.T) {
-	// book Figs 1.1–1.3 captions (L.338, L.341, L.344): yolk/green/white in %.
+	// book Figs 1.1–1.3 captions: yolk/green/white in %.
 	for _, c := range []struct {
 		p                  int
 		yolk, green, white float64

@@ -10,7 +10,7 @@ import (
 
 // FeatureMap is a finite set of M basis functions, mapping a point y (of
 // dimension p) to its feature vector φ(y) = [φ_1(y) … φ_M(y)]ᵀ (book Box 4.1
-// and L2017–L2041).
+// and the opening of Chapter 4).
 type FeatureMap interface {
 	// NumFeatures returns M.
 	NumFeatures() int
@@ -22,14 +22,14 @@ type FeatureMap interface {
 
 // EQBasis is a set of exponentiated quadratic (radial, Gaussian) basis
 // functions with centres μ_j and common width ℓ, in the book's form
-// (L2023, L2055, with the index slip of L2023 corrected)
+// (the opening of Chapter 4, with the index slip of its first φ_j corrected)
 //
 //	φ_j(y) = exp(−‖y − μ_j‖² / ℓ²),
 //
 // which has no factor 2 in the denominator (unlike the RBF kernel). With
 // Normalised set each function is multiplied by (πℓ²)^{−p/2}, making it
 // the Gaussian density of mean μ_j and variance ℓ²/2 per dimension; this is
-// the form whose infinite limit gives the prefactor α/(πℓ²) of book L2135
+// the form whose infinite limit gives the prefactor α/(πℓ²) of book §4.2.1
 // (see UniformEQBasis).
 type EQBasis struct {
 	Centres     *mat.Dense // M×p, row j is μ_j
@@ -71,7 +71,7 @@ func (b EQBasis) FeaturesTo(dst *mat.Dense, Y mat.Matrix) {
 //
 //	μ_k = a + (k−1)Δμ,  Δμ = (b − a)/(M − 1),  k = 1 … M,
 //
-// so that μ_1 = a and μ_M = b. (The book's μ_k = a + kΔμ at L2118 puts μ_M
+// so that μ_1 = a and μ_M = b. (The book's μ_k = a + kΔμ in §4.2.1 puts μ_M
 // beyond b and contradicts its own b − a = (M−1)Δμ; the difference vanishes
 // in the limit.) Together with weights of prior variance γ = αΔμ,
 // FeatureKernel{Map: basis, Variance: α·Δμ} is a Riemann sum for the
@@ -100,7 +100,7 @@ func UniformEQBasis(a, b float64, M int, ell float64) (basis EQBasis, deltaMu fl
 //
 // the covariance of the random function f(y) = wᵀφ(y). The expected squared
 // gap between two values of f is then the feature-space squared distance,
-// ⟨(f_i − f_j)²⟩ = γ‖φ_i − φ_j‖² (book §4.1, L2067–L2089).
+// ⟨(f_i − f_j)²⟩ = γ‖φ_i − φ_j‖² (book §4.1).
 type FeatureKernel struct {
 	Map      FeatureMap
 	Variance float64 // γ, prior variance of each weight; 0 means 1; negative, NaN or Inf panics
@@ -145,13 +145,13 @@ func (k FeatureKernel) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 
 // IntervalEQKernel returns the covariance of infinitely many normalised EQ
 // basis functions of width ℓ spread uniformly over [a, b] with weight
-// density α (book L2151, with the bracket of L2147 corrected):
+// density α (book §4.2.1, with the bracket of its half-infinite form corrected):
 //
 //	k(y, y') = α/√(2πℓ²) · exp(−(y−y')²/(2ℓ²)) ·
 //	           ½[erf(√(2/ℓ²)(b − (y+y')/2)) − erf(√(2/ℓ²)(a − (y+y')/2))].
 //
 // As a → −∞ and b → ∞ the bracket tends to 1 and k becomes the EQ kernel
-// α/√(2πℓ²) exp(−(y−y')²/(2ℓ²)) (L2155): RBF{Variance: α/√(2πℓ²),
+// α/√(2πℓ²) exp(−(y−y')²/(2ℓ²)) (§4.2.1): RBF{Variance: α/√(2πℓ²),
 // LengthScale: ℓ}. Use a = math.Inf(-1), b = math.Inf(1) for the limit.
 // It panics unless ℓ > 0 is finite and a ≤ b.
 func IntervalEQKernel(y, y2, a, b, ell, alpha float64) float64 {

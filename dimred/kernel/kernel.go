@@ -14,7 +14,7 @@ import (
 // Kernel is a covariance function k(y, y') = φ(y)ᵀφ(y'), the inner product
 // of two points in a (possibly infinite) feature space (book §4.2). A kernel
 // must be symmetric and positive semi-definite: every Gram matrix
-// K_ij = k(y_i, y_j) it produces is PSD (Mercer's condition, book L2159).
+// K_ij = k(y_i, y_j) it produces is PSD (Mercer's condition, book §4.2.1).
 type Kernel interface {
 	// Eval returns k(x, y); x and y have the same length.
 	Eval(x, y []float64) float64
@@ -39,7 +39,7 @@ type MatrixKernel interface {
 //	k(y, y') = σ² exp(−‖y − y'‖² / (2ℓ²)),
 //
 // the limit of infinitely many exponentiated quadratic basis functions
-// spread over the whole input space (book §4.2.1, L2155–L2157, with
+// spread over the whole input space (book §4.2.1, with
 // α = σ²√(2πℓ²)). Other parameterisations in use: GPmat's inverseWidth is
 // 1/ℓ² (see RBFInverseWidth), the γ of exp(−γ‖y − y'‖²) in book Chapter 5
 // and scikit-learn is 1/(2ℓ²) (see RBFGamma).
@@ -294,7 +294,7 @@ func Gram(dst *mat.SymDense, k Kernel, Y mat.Matrix) {
 //
 //	d_ij = ‖φ(y_i) − φ(y_j)‖² = k_ii + k_jj − 2 k_ij
 //
-// (book L2029–L2033; Chapter 5 eq. (5.1) at L2193 prints −k_jj, a sign
+// (the opening of book Chapter 4; §5.2's eq. (5.1) prints −k_jj, a sign
 // error). For a stationary kernel with unit variance d_ij = 2 − 2k_ij, so
 // pairs the kernel sees as dissimilar (k_ij ≈ 0) sit at distance √2.
 // Round-off below zero is set to zero; the diagonal is exactly zero. An

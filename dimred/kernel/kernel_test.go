@@ -101,7 +101,7 @@ func TestRBFGramLargeParallel(t *testing.T) {
 			}
 		}
 	}
-	// Mercer: the Gram matrix is positive semi-definite (book L2159).
+	// Mercer: the Gram matrix is positive semi-definite (book §4.2.1).
 	vals, _, err := linalg.EigenSym(&K, 1, linalg.Smallest, nil)
 	if err != nil {
 		t.Fatal(err)

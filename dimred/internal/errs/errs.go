@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -62,3 +63,50 @@ func CheckFinite(m mat.Matrix, what string) error {
 	}
 	return nil
 }
+
+// CheckOverflow is CheckFinite for a matrix computed from finite input (a
+// covariance, Gram or distance matrix): it returns an error wrapping
+// ErrOverflow naming the first non-finite entry, or nil. A *mat.SymDense
+// is read from its stored upper triangle.
+func CheckOverflow(m mat.Matrix, what string) error {
+	if s, ok := m.(*mat.SymDense); ok {
+		raw := s.RawSymmetric()
+		for i := 0; i < raw.N; i++ {
+			for j, v := range raw.Data[i*raw.Stride+i : i*raw.Stride+raw.N] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return Overflowf("%s[%d,%d] = %v", what, i, i+j, v)
+				}
+			}
+		}
+		return nil
+	}
+	if err := CheckFinite(m, what); err != nil {
+		// Re-wrap: the entry is named by CheckFinite's context.
+		return Overflowf("%s", strings.TrimPrefix(err.Error(), ErrNaN.Error()+": "))
+	}
+	return nil
+}
+
+// Overflowf returns an error wrapping ErrOverflow with the formatted
+// context and the advice to rescale the data.
+func Overflowf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s (every input entry is finite; rescale the data)", ErrOverflow, fmt.Sprintf(format, args...))
+}
+
+// Wrap returns err with context prepended, keeping errors.Is and errors.As:
+// "dimred: <context>: <err>", where a leading "dimred: " of err's message
+// is dropped so that the prefix appears once.
+func Wrap(err error, context string) error {
+	if err == nil {
+		return nil
+	}
+	return &wrapped{msg: "dimred: " + context + ": " + strings.TrimPrefix(err.Error(), "dimred: "), err: err}
+}
+
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (e *wrapped) Error() string { return e.msg }
+func (e *wrapped) Unwrap() error { return e.err }
