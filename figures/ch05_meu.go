@@ -239,7 +239,7 @@ func FigP2GMRFGraph() (*Figure, error) {
 	p.Add(ring)
 	p.Add(labels(xs, ys, []string{"1", "2", "3", "4", "5"}, 12))
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.5, 3.7, -0.7, 1.7
-	// The precision pattern of the caption (P:153): count its non-zeros.
+	// The precision pattern printed beside the paper's Fig 2: count its non-zeros.
 	nz := 5 + 2*len(edges)
 	return &Figure{
 		ID:      "P2",
