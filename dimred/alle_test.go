@@ -79,7 +79,7 @@ func TestAcyclicLLEExactLikelihood(t *testing.T) {
 }
 
 // With every later point a parent (K = n−1) and n−1 < p, the regressions
-// are a complete Gaussian model and ALLE recovers PCA (paper §2.8): H K H =
+// are a complete Gaussian model and ALLE recovers PCA (paper §2.7.5): H K H =
 // Ŷ Ŷᵀ/p.
 func TestAcyclicLLEAllParentsRecoversPCA(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(9, 9))

@@ -48,7 +48,7 @@ import (
 //
 // The embedding is the top q eigenvectors of the centred implied
 // covariance B = H K H, X = U_q Λ_q^{1/2}, the principal coordinates of the
-// field (paper §2.4). With K = n−1 (every pair a neighbour) and data for
+// field (paper §2.5.1). With K = n−1 (every pair a neighbour) and data for
 // which the unconstrained optimum has positive multipliers, the fit
 // matches every squared distance and B = Ŷ Ŷᵀ/p: MEU recovers PCA.
 //

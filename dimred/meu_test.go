@@ -57,7 +57,7 @@ func TestMEUGradient(t *testing.T) {
 
 // Under the Gaussian random field with covariance K, the expected squared
 // distance between points i and j over p features is p(k_ii − 2k_ij + k_jj)
-// — not (p/2)(…) as book eq. after (5.2) and the paper's §2.2 state.
+// — not (p/2)(…) as book eq. after (5.2) and the paper's §2.5.1 state.
 // Checked by Monte Carlo: 200 000 features sampled from N(0, K).
 func TestMEUExpectedDistanceMonteCarlo(t *testing.T) {
 	n := 5
@@ -113,7 +113,7 @@ func TestMEUExpectedDistanceMonteCarlo(t *testing.T) {
 	}
 }
 
-// With every pair a neighbour (K = n−1) MEU recovers PCA (paper §2.4, book
+// With every pair a neighbour (K = n−1) MEU recovers PCA (paper §2.5.1, book
 // §5.3): the maximum likelihood covariance matches every squared distance,
 // so H K H = Ŷ Ŷᵀ/p and the embedding is the PCA score matrix / √p.
 // The data are built so that YYᵀ/p is exactly the covariance of a field
