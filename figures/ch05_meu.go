@@ -400,9 +400,15 @@ func meuOrderingNumbers(stick, robot *meuScored) ([]Number, []string) {
 	var notes []string
 	distPres := []string{"Isomap", "ALLE", "MVU", "DRILL", "MEU"}
 	graph := []string{"LE", "LLE"}
-	if h, ok, present := meuOrdering(stick.score, distPres); ok {
-		nums = append(nums, Num("stick: "+strings.Join(present, " > ")+" holds (1 = yes)", 1, boolNum(h), 0))
-		notes = append(notes, fmt.Sprintf("stick %s: %v", strings.Join(present, " > "), holdsWord(h)))
+	// The stick man chain, link by link among the methods present, so the
+	// report shows which parts hold.
+	if _, ok, present := meuOrdering(stick.score, distPres); ok {
+		for i := 1; i < len(present); i++ {
+			a, b := present[i-1], present[i]
+			h := stick.score[a] > stick.score[b]
+			nums = append(nums, Num(fmt.Sprintf("stick: %s > %s (1 = yes)", a, b), 1, boolNum(h), 0))
+			notes = append(notes, fmt.Sprintf("stick %s > %s: %s (%.0f vs %.0f)", a, b, holdsWord(h), stick.score[a], stick.score[b]))
+		}
 	}
 	if h, ok := meuGroupAbove(stick.score, distPres, graph); ok {
 		nums = append(nums, Num("stick: distance-preserving methods all above LE and LLE (1 = yes)", 1, boolNum(h), 0))
