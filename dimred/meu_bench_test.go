@@ -2,6 +2,7 @@ package dimred_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -92,5 +93,69 @@ func standardiseColumns(X *mat.Dense) {
 		for i := range n {
 			X.Set(i, j, (X.At(i, j)-m)*s)
 		}
+	}
+}
+
+// curveData is a noisy closed curve in p dimensions, n points.
+func curveData(n, p int) *mat.Dense {
+	Y := mat.NewDense(n, p, nil)
+	for i := range n {
+		s := 2 * math.Pi * float64(i) / float64(n)
+		for j := range p {
+			Y.Set(i, j, math.Cos(s*float64(j%3+1)+float64(j))+0.01*math.Sin(float64(7*i+j)))
+		}
+	}
+	return Y
+}
+
+// Size ladders: MEU costs a dense n×n Cholesky and inverse per
+// likelihood evaluation, O(n³); DRILL O(k³ + nk) per column and sweep;
+// the GP-LVM score O(n³ + n²p) per evaluation. A fixed iteration budget
+// (Tol < 0) makes the ladder measure the cost per iteration.
+func BenchmarkMEUSizes(b *testing.B) {
+	for _, n := range []int{100, 200, 400} {
+		Y := curveData(n, 20)
+		b.Run(fmt.Sprintf("n=%d/50iters", n), func(b *testing.B) {
+			for b.Loop() {
+				m := &dimred.MEU{K: 7, Q: 2, MaxIter: 50, Tol: -1}
+				if err := m.Fit(Y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDRILLSizes(b *testing.B) {
+	for _, n := range []int{100, 200, 400} {
+		Y := curveData(n, 20)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				d := &dimred.DRILL{K: 7, Q: 2, Rho: 1e-3}
+				if err := d.Fit(Y); err != nil && !errors.Is(err, dimred.ErrNotConverged) {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkGPLVMScoreSizes(b *testing.B) {
+	for _, n := range []int{100, 200, 400} {
+		Y := curveData(n, 20)
+		X := mat.NewDense(n, 2, nil)
+		for i := range n {
+			s := 2 * math.Pi * float64(i) / float64(n)
+			X.Set(i, 0, math.Cos(s))
+			X.Set(i, 1, math.Sin(s))
+		}
+		b.Run(fmt.Sprintf("n=%d/20iters", n), func(b *testing.B) {
+			for b.Loop() {
+				s := dimred.GPLVMScore{MaxIter: 20, Tol: -1}
+				if _, err := s.Score(X, Y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
