@@ -47,6 +47,14 @@ type GPLVMScore struct {
 	Tol float64
 	// Monitor sees the iteration and the log-likelihood; true stops.
 	Monitor func(iter int, logLik float64) bool
+	// Jitter is added to the diagonal of K, relative to the mean variance
+	// of the features: K + Jitter·(tr ŶᵀŶ/np)·I. Zero means 1e-6; negative
+	// means none. On nearly noiseless data the white-noise variance heads
+	// to zero and K to singularity, where round-off stops the optimiser
+	// (the reference code has no jitter; its SCG stops wherever round-off
+	// leaves it). The jitter bounds the noise variance below at a level
+	// that does not change the score of noisy data.
+	Jitter float64
 }
 
 // GPLVMScoreResult is the outcome of GPLVMScore.Score.
@@ -105,12 +113,33 @@ func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 	}
 	Xd := mat.DenseCopyOf(X)
 	ev := newGPEval(k, Xd, Yc)
+	ev.jitter = scoreJitter(Yc, s.Jitter)
 	theta := k.Params(nil)
 	if v := ev.eval(nil, theta); math.IsInf(v, -1) {
 		return nil, fmt.Errorf("%w: GPLVMScore: the Gram matrix at the start is not positive definite", ErrSingular)
 	}
 	it := newIteration("GPLVMScore L-BFGS", s.MaxIter, s.Tol, s.Monitor, 1000, 1e-9).perPoint(n)
 	iters, obj, err := it.maximise(theta, 1e-6, ev.eval)
+	// A line search that cannot move (gonum's "no change in location" or
+	// "failed to converge") happens where the likelihood is flat to
+	// round-off: typically the white-noise variance heading to zero below
+	// the jitter, a direction in which the gradient vanishes without a
+	// stationary point. Restart L-BFGS from the point reached (it discards
+	// a curvature memory spoilt by round-off); when a fresh start gains
+	// under 1e-6 nats per point, the fit has converged as far as floating
+	// point allows.
+	for restart := 0; restart < 3 && err != nil && isNotConverged(err) && iters < it.maxIter; restart++ {
+		more, o, e := it.maximise(theta, 1e-6, ev.eval)
+		iters += more
+		gain := o - obj
+		if o > obj {
+			obj = o
+		}
+		err = e
+		if e != nil && gain <= 1e-6*float64(n) {
+			err = nil
+		}
+	}
 	k.SetParams(theta)
 	res := &GPLVMScoreResult{LogLikelihood: obj, Params: theta, ParamNames: k.ParamNames(), Iterations: iters}
 	if math.IsNaN(obj) || math.IsInf(obj, 0) {
@@ -128,6 +157,8 @@ type gpEval struct {
 	A    *mat.Dense
 	G    *mat.SymDense
 	chol mat.Cholesky
+	// jitter is added to K's diagonal (a constant: no gradient).
+	jitter float64
 }
 
 func newGPEval(k kernel.ParamKernel, X, Y *mat.Dense) *gpEval {
@@ -143,6 +174,9 @@ func (e *gpEval) eval(grad, theta []float64) float64 {
 	e.k.SetParams(theta)
 	n, p := e.Y.Dims()
 	e.k.GramTo(e.K, e.X)
+	for i := 0; i < n && e.jitter > 0; i++ {
+		e.K.SetSym(i, i, e.K.At(i, i)+e.jitter)
+	}
 	if ok := e.chol.Factorize(e.K); !ok {
 		for i := range grad {
 			grad[i] = 0
@@ -174,4 +208,23 @@ func scaledSym(a *mat.SymDense, f float64) *mat.SymDense {
 	var s mat.SymDense
 	s.ScaleSym(f, a)
 	return &s
+}
+
+// scoreJitter returns the absolute jitter rel·tr(ŶᵀŶ)/(np) for centred
+// Yc (rel 0 means 1e-6, negative none).
+func scoreJitter(Yc *mat.Dense, rel float64) float64 {
+	if rel == 0 {
+		rel = 1e-6
+	}
+	if rel < 0 {
+		return 0
+	}
+	n, p := Yc.Dims()
+	var v float64
+	for i := 0; i < n; i++ {
+		for _, x := range Yc.RawRowView(i) {
+			v += x * x
+		}
+	}
+	return rel * v / float64(n*p)
 }

@@ -67,6 +67,7 @@ func TestGPLVMScoreRanks(t *testing.T) {
 	Yc := mat.DenseCopyOf(Y)
 	centreColumnsInPlace(Yc)
 	ev := newGPEval(DefaultScoreKernel(), T, Yc)
+	ev.jitter = scoreJitter(Yc, 0)
 	start := ev.eval(nil, DefaultScoreKernel().Params(nil))
 	if !(good.LogLikelihood > start) {
 		t.Errorf("optimum %v not above start %v", good.LogLikelihood, start)
@@ -96,4 +97,31 @@ func centreColumnsInPlace(Y *mat.Dense) {
 			Y.Set(i, j, Y.At(i, j)-m)
 		}
 	}
+}
+
+// On nearly noiseless data the white-noise variance heads to zero, where
+// K is singular to round-off: with the default jitter the score is still
+// finite and reported as converged (without it, gonum's line search
+// stalls and the fit reports ErrNotConverged).
+func TestGPLVMScoreNoiseless(t *testing.T) {
+	n, p := 60, 10
+	Y := mat.NewDense(n, p, nil)
+	X := mat.NewDense(n, 2, nil)
+	for i := range n {
+		s := 2 * math.Pi * float64(i) / float64(n)
+		X.Set(i, 0, math.Cos(s))
+		X.Set(i, 1, math.Sin(s))
+		for j := range p {
+			Y.Set(i, j, math.Cos(s+float64(j)))
+		}
+	}
+	var s GPLVMScore
+	r, err := s.Score(X, Y)
+	if err != nil {
+		t.Fatalf("noiseless curve: %v", err)
+	}
+	if math.IsNaN(r.LogLikelihood) || math.IsInf(r.LogLikelihood, 0) {
+		t.Fatalf("score %v", r.LogLikelihood)
+	}
+	t.Logf("score %.2f, θ %.3f, %d iterations", r.LogLikelihood, r.Params, r.Iterations)
 }
