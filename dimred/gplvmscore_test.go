@@ -100,9 +100,9 @@ func centreColumnsInPlace(Y *mat.Dense) {
 }
 
 // On nearly noiseless data the white-noise variance heads to zero, where
-// K is singular to round-off: with the default jitter the score is still
-// finite and reported as converged (without it, gonum's line search
-// stalls and the fit reports ErrNotConverged).
+// K is singular to round-off and gonum's line search stalls: with the
+// default jitter, and without it (by the restart rule alone), the score is
+// finite and reported as converged.
 func TestGPLVMScoreNoiseless(t *testing.T) {
 	n, p := 60, 10
 	Y := mat.NewDense(n, p, nil)
@@ -124,4 +124,11 @@ func TestGPLVMScoreNoiseless(t *testing.T) {
 		t.Fatalf("score %v", r.LogLikelihood)
 	}
 	t.Logf("score %.2f, θ %.3f, %d iterations", r.LogLikelihood, r.Params, r.Iterations)
+	r0, err := (&GPLVMScore{Jitter: -1}).Score(X, Y)
+	if err != nil {
+		t.Fatalf("noiseless curve without jitter: %v", err)
+	}
+	if math.IsNaN(r0.LogLikelihood) || math.IsInf(r0.LogLikelihood, 0) {
+		t.Fatalf("score without jitter %v", r0.LogLikelihood)
+	}
 }
