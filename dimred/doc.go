@@ -30,6 +30,13 @@
 //	Chapter 3  DistanceMatchingError, FeatureSelection, FeatureExtraction,
 //	           PrincipalCoordinates, ClassicalMDS, Procrustes
 //	Chapter 4  KernelPCA, PreImage
+//	Chapter 5  LaplacianEigenmaps, LLE, Isomap (with landmarks), MVU
+//	           (maximum variance unfolding, by a semidefinite programme);
+//	           the unifying view: SpectralModel, ImpliedCovariance; the
+//	           mattress model: LatticeSprings, Stiffness, SpringEnergy,
+//	           SampleGRF, OUPrecision; quality: CoRankingMatrix,
+//	           NeighbourhoodCurves (Q_NX, LCMC)
+//	Chapter 6  GTM (with MagnificationFactors), DensityNetwork
 //
 // # Packages beneath
 //

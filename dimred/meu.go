@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -313,8 +312,6 @@ func centreSym(C mat.Symmetric) *mat.SymDense {
 	}
 	return B
 }
-
-func isNotConverged(err error) bool { return errors.Is(err, ErrNotConverged) }
 
 func copyLatent(dst, x *mat.Dense) {
 	n, q := x.Dims()

@@ -208,7 +208,7 @@ func meuEmbeddingPanel(title string, X *mat.Dense) *plot.Plot {
 	xs, ys := mat.Col(nil, 0, X), mat.Col(nil, 1, X)
 	p.Add(line(xs, ys, color.Gray{Y: 190}, 0.5))
 	for i := 0; i < n; i++ {
-		p.Add(scatter(xs[i:i+1], ys[i:i+1], ch4Jet(float64(i)/float64(n-1)), 2, nil))
+		p.Add(scatter(xs[i:i+1], ys[i:i+1], jet(float64(i)/float64(n-1)), 2, nil))
 	}
 	return p
 }
@@ -298,7 +298,7 @@ func meuMaxEntFigure(id, caption string, d *meuScored) (*Figure, error) {
 		xs, ys := mat.Col(nil, 0, d.T), mat.Col(nil, 1, d.T)
 		p.Add(line(xs, ys, color.Gray{Y: 190}, 0.5))
 		for i := 0; i < n; i++ {
-			p.Add(scatter(xs[i:i+1], ys[i:i+1], ch4Jet(float64(i)/float64(n-1)), 2, nil))
+			p.Add(scatter(xs[i:i+1], ys[i:i+1], jet(float64(i)/float64(n-1)), 2, nil))
 		}
 		panels = append(panels, p)
 	}
