@@ -354,3 +354,30 @@ func (a *AcyclicLLE) PrecisionTo(dst *mat.Dense) {
 		}
 	}
 }
+
+var _ SpectralModel = (*AcyclicLLE)(nil)
+
+// EigenvaluesTo stores the q leading eigenvalues of H (MMᵀ)⁻¹ H in dst
+// (nil allocates) and returns it.
+func (a *AcyclicLLE) EigenvaluesTo(dst []float64) []float64 { a.mustFit(); return copyVals(dst, a.vals) }
+
+// Implied returns the centred covariance B = H (MMᵀ)⁻¹ H (n×n, formed
+// densely by n triangular solves, O(n²k)), whose top eigenvectors scaled
+// by √λ are the embedding. (MMᵀ is not a Laplacian — the root's m_nn ≠ 0 —
+// so the covariance view is the one that holds.)
+func (a *AcyclicLLE) Implied() ImpliedMatrix {
+	a.mustFit()
+	n := a.n
+	op := &alleCovOp{a: a, u: make([]float64, n), c: make([]float64, n)}
+	B := mat.NewSymDense(n, nil)
+	e, col := make([]float64, n), make([]float64, n)
+	for j := 0; j < n; j++ {
+		e[j] = 1
+		op.MulVecTo(col, e)
+		e[j] = 0
+		for i := 0; i <= j; i++ {
+			B.SetSym(i, j, col[i])
+		}
+	}
+	return ImpliedMatrix{Covariance: B}
+}

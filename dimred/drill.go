@@ -233,3 +233,13 @@ func DRILLPath(Y mat.Matrix, base DRILL, rhos []float64) ([]*DRILL, error) {
 	}
 	return out, firstErr
 }
+
+var _ SpectralModel = (*DRILL)(nil)
+
+// EigenvaluesTo stores the q leading eigenvalues of H W H in dst (nil
+// allocates) and returns it.
+func (d *DRILL) EigenvaluesTo(dst []float64) []float64 { d.mustFit(); return copyVals(dst, d.vals) }
+
+// Implied returns the centred covariance B = H W H (n×n), whose top
+// eigenvectors scaled by √λ are the embedding.
+func (d *DRILL) Implied() ImpliedMatrix { d.mustFit(); return ImpliedMatrix{Covariance: centreSym(d.w)} }

@@ -342,3 +342,10 @@ func copyVals(dst, v []float64) []float64 {
 	copy(dst, v)
 	return dst
 }
+
+var _ SpectralModel = (*MEU)(nil)
+
+// Implied returns the field's centred covariance B = H K H (n×n), whose
+// top eigenvectors scaled by √λ are the embedding (the unifying view of
+// the spectral methods, paper §2).
+func (m *MEU) Implied() ImpliedMatrix { m.mustFit(); return ImpliedMatrix{Covariance: centreSym(m.cov)} }

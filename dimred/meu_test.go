@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/neighbours"
 
 	"gonum.org/v1/gonum/mat"
@@ -218,5 +219,40 @@ func TestMEUFit(t *testing.T) {
 	m.LatentTo(&X)
 	if r, c := X.Dims(); r != 30 || c != 2 {
 		t.Fatalf("X is %d×%d", r, c)
+	}
+}
+
+// The maximum-entropy models in the unifying view: classical MDS on the
+// implied covariance gives back the embedding (ALLE's B is formed by n
+// triangular solves, so this also checks the operator).
+func TestMaxEntImpliedCovariance(t *testing.T) {
+	Y := meuToyData(40, 20, 12)
+	for _, m := range []SpectralModel{
+		&MEU{K: 5, Q: 2},
+		&AcyclicLLE{K: 4, Q: 2},
+		&DRILL{K: 5, Q: 2, Tol: 1e-8},
+	} {
+		if err := m.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		B, err := ImpliedCovariance(m, 1e-3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, U, err := linalg.EigenSym(B, 2, linalg.Largest, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		if s := linalg.SubspaceAngle(U, &X); s > 1e-6 {
+			t.Errorf("%T: angle %g between the implied covariance's eigenvectors and X", m, s)
+		}
+		got := m.EigenvaluesTo(nil)
+		for i := range vals {
+			if math.Abs(got[i]-vals[i]) > 1e-8*vals[0] {
+				t.Errorf("%T: eigenvalue %d = %v, implied covariance gives %v", m, i, got[i], vals[i])
+			}
+		}
 	}
 }
