@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
@@ -83,8 +84,16 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	if k == 0 {
 		k = 6
 	}
+	if a.K == 0 && k > n-1 {
+		// The default k on a small data set is a property of the data,
+		// not a programmer error (an explicit K ≥ n is).
+		return fmt.Errorf("%w: AcyclicLLE with the default k = %d parents needs n > k points, have %d", ErrTooFewPoints, k, n)
+	}
 	if k < 1 || k > n-1 {
 		panic(fmt.Sprintf("dimred: AcyclicLLE.K = %d outside [1, %d]", k, n-1))
+	}
+	if p == 0 {
+		panic(noColumns("AcyclicLLE"))
 	}
 	if q < 1 || q > n-1 {
 		panic(fmt.Sprintf("dimred: AcyclicLLE.Q = %d outside [1, %d] (Q must be set)", q, n-1))
@@ -159,7 +168,13 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	var ll float64
 	for r := 0; r < n; r++ {
 		i := order[r]
-		if math.IsInf(res2[i], 0) || math.IsNaN(res2[i]) {
+		if math.IsNaN(res2[i]) {
+			// Finite data: the weights are 0/0, the point and its
+			// parents coincide to float64 precision (a zero local Gram
+			// matrix).
+			return fmt.Errorf("%w: AcyclicLLE: point %d coincides with its parents (zero local Gram matrix): remove duplicates, or rescale data of extreme scale", ErrSingular, i)
+		}
+		if math.IsInf(res2[i], 0) {
 			return errs.Overflowf("AcyclicLLE: residual of point %d = %v", i, res2[i])
 		}
 		if !(res2[i] > 0) {
@@ -341,11 +356,7 @@ func (a *AcyclicLLE) ParentsOf(i int) (parents []int, weights []float64) {
 // the parents j of i) in dst; L = M Mᵀ is the field's precision.
 func (a *AcyclicLLE) PrecisionTo(dst *mat.Dense) {
 	a.mustFit()
-	if dst.IsEmpty() {
-		dst.ReuseAs(a.n, a.n)
-	} else if r, c := dst.Dims(); r != a.n || c != a.n {
-		panic(mat.ErrShape)
-	}
+	dense.ReuseAs(dst, a.n, a.n)
 	dst.Zero()
 	for i := 0; i < a.n; i++ {
 		dst.Set(i, i, a.mii[i])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -229,5 +230,45 @@ func TestLaplacianEigenmapsEpsilonIgnoresK(t *testing.T) {
 	m.LatentTo(&X)
 	if e := errs.CheckFinite(&X, "X"); e != nil {
 		t.Error(e)
+	}
+}
+
+// Every extractor whose only argument is its dst follows the one dst rule
+// (doc.go): a nil matrix dst panics with the package's message (not a nil
+// dereference), and a nil or empty (non-nil, length 0) slice dst is
+// allocated. Found: AcyclicLLE.PrecisionTo(nil) dereferenced nil;
+// MEU/AcyclicLLE/DRILL EigenvaluesTo([]float64{}) panicked.
+func TestConformanceExtractorDst(t *testing.T) {
+	denseT := reflect.TypeOf((*mat.Dense)(nil))
+	symT := reflect.TypeOf((*mat.SymDense)(nil))
+	sliceT := reflect.TypeOf([]float64(nil))
+	for _, c := range conformanceCases {
+		t.Run(c.name, func(t *testing.T) {
+			m := c.new()
+			if err := m.Fit(conformanceData()); err != nil && !errors.Is(err, ErrNotConverged) {
+				t.Fatal(err)
+			}
+			v := reflect.ValueOf(m)
+			for i := 0; i < v.NumMethod(); i++ {
+				name := v.Type().Method(i).Name
+				f := v.Method(i)
+				ft := f.Type()
+				if !strings.HasSuffix(name, "To") || ft.NumIn() != 1 {
+					continue
+				}
+				switch ft.In(0) {
+				case denseT, symT:
+					checkPackagePanic(t, name+"(nil)", func() { f.Call([]reflect.Value{reflect.Zero(ft.In(0))}) })
+				case sliceT:
+					want := f.Call([]reflect.Value{reflect.Zero(sliceT)})[0].Len()
+					var got int
+					if msg := panicMessage(func() { got = f.Call([]reflect.Value{reflect.ValueOf([]float64{})})[0].Len() }); msg != "" {
+						t.Errorf("%s([]float64{}) panicked: %s", name, msg)
+					} else if got != want {
+						t.Errorf("%s([]float64{}) has length %d, want %d", name, got, want)
+					}
+				}
+			}
+		})
 	}
 }

@@ -101,8 +101,16 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	if k == 0 {
 		k = 6
 	}
+	if !d.AllPairs && d.K == 0 && k > n-1 {
+		// The default k on a small data set is a property of the data,
+		// not a programmer error (an explicit K ≥ n is).
+		return fmt.Errorf("%w: DRILL with the default k = %d neighbours needs n > k points, have %d", ErrTooFewPoints, k, n)
+	}
 	if !d.AllPairs && (k < 1 || k > n-1) {
 		panic(fmt.Sprintf("dimred: DRILL.K = %d outside [1, %d]", k, n-1))
+	}
+	if p == 0 {
+		panic(noColumns("DRILL"))
 	}
 	if q < 1 || q > n-1 {
 		panic(fmt.Sprintf("dimred: DRILL.Q = %d outside [1, %d] (Q must be set)", q, n-1))
@@ -151,7 +159,10 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	case errors.Is(gerr, glasso.ErrNaN):
 		return fmt.Errorf("%w: DRILL: %v", ErrNaN, gerr)
 	default:
-		return fmt.Errorf("DRILL: %w", gerr)
+		// ErrNotConverged without an iterate (no positive definite Θ
+		// yet): nothing usable to keep, so not the package's
+		// ErrNotConverged (whose fits are usable) but a numerical failure.
+		return fmt.Errorf("%w: DRILL: no usable iterate: %v", ErrSingular, gerr)
 	}
 	x, vals, err := covarianceEmbedding(res.W, q)
 	if err != nil {

@@ -234,3 +234,16 @@ func TestMVUTinyScale(t *testing.T) {
 		t.Errorf("X(1e-200·Y)/1e-200 differs from X(Y): %v vs %v", Xt.RawRowView(0), X.RawRowView(0))
 	}
 }
+
+// Acyclic LLE of identical rows: every local Gram matrix is zero and the
+// weights 0/0; that is ErrSingular (coincident points, as the doc says),
+// not ErrOverflow.
+func TestAcyclicLLECoincidentSingular(t *testing.T) {
+	Y := mat.NewDense(20, 3, nil)
+	for i := 0; i < 20; i++ {
+		Y.SetRow(i, []float64{1, 2, 3})
+	}
+	if err := (&AcyclicLLE{Q: 2, K: 4}).Fit(Y); !errors.Is(err, ErrSingular) {
+		t.Errorf("identical rows: err = %v, want ErrSingular", err)
+	}
+}

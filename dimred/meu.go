@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/neighbours"
@@ -195,6 +196,11 @@ func (m *MEU) Fit(Y mat.Matrix) error {
 	if gamma == 0 {
 		gamma = 1e-4
 	}
+	if m.K == 0 && k > n-1 {
+		// The default k on a small data set is a property of the data,
+		// not a programmer error (an explicit K ≥ n is).
+		return fmt.Errorf("%w: MEU with the default k = %d neighbours needs n > k points, have %d", ErrTooFewPoints, k, n)
+	}
 	if k < 1 || k > n-1 {
 		panic(fmt.Sprintf("dimred: MEU.K = %d outside [1, %d]", k, n-1))
 	}
@@ -315,32 +321,17 @@ func centreSym(C mat.Symmetric) *mat.SymDense {
 
 func copyLatent(dst, x *mat.Dense) {
 	n, q := x.Dims()
-	if dst.IsEmpty() {
-		dst.ReuseAs(n, q)
-	} else if r, c := dst.Dims(); r != n || c != q {
-		panic(mat.ErrShape)
-	}
+	dense.ReuseAs(dst, n, q) // the package's dst rule (nil panics too)
 	dst.Copy(x)
 }
 
 func copySym(dst, a *mat.SymDense) {
-	n := a.SymmetricDim()
-	if dst.IsEmpty() {
-		dst.ReuseAsSym(n)
-	} else if dst.SymmetricDim() != n {
-		panic(mat.ErrShape)
-	}
+	dense.ReuseAsSym(dst, a.SymmetricDim())
 	dst.CopySym(a)
 }
 
 func copyVals(dst, v []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, len(v))
-	} else if len(dst) != len(v) {
-		panic(mat.ErrShape)
-	}
-	copy(dst, v)
-	return dst
+	return dense.CopyVecTo(dst, v) // the package's dst rule: nil or empty allocates
 }
 
 var _ SpectralModel = (*MEU)(nil)
@@ -348,4 +339,7 @@ var _ SpectralModel = (*MEU)(nil)
 // Implied returns the field's centred covariance B = H K H (n×n), whose
 // top eigenvectors scaled by √λ are the embedding (the unifying view of
 // the spectral methods, paper §2).
-func (m *MEU) Implied() ImpliedMatrix { m.mustFit(); return ImpliedMatrix{Covariance: centreSym(m.cov)} }
+func (m *MEU) Implied() ImpliedMatrix {
+	m.mustFit()
+	return ImpliedMatrix{Covariance: centreSym(m.cov)}
+}
