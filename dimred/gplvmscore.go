@@ -90,6 +90,9 @@ func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("%w: GPLVMScore needs at least 2 points, have %d", ErrTooFewPoints, n)
 	}
+	if p == 0 {
+		panic(noColumns("GPLVMScore"))
+	}
 	if err := errs.CheckFinite(X, "X"); err != nil {
 		return nil, err
 	}

@@ -247,3 +247,11 @@ func TestAcyclicLLECoincidentSingular(t *testing.T) {
 		t.Errorf("identical rows: err = %v, want ErrSingular", err)
 	}
 }
+
+// GPLVMScore of an n×0 Y is the package's panic (was gonum's zero-length
+// panic).
+func TestGPLVMScoreNoColumns(t *testing.T) {
+	checkPanicNames(t, "GPLVMScore n×0 Y", "no columns", func() {
+		(&GPLVMScore{}).Score(mat.NewDense(5, 2, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 1}), zeroCols{5})
+	})
+}
