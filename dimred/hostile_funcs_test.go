@@ -255,3 +255,28 @@ func TestGPLVMScoreNoColumns(t *testing.T) {
 		(&GPLVMScore{}).Score(mat.NewDense(5, 2, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 1}), zeroCols{5})
 	})
 }
+
+// LLE is invariant to the scale of the data; at 1e-200 the local Gram
+// matrices underflowed to zero and the weights fell back to the
+// regularised solution, changing the embedding.
+func TestLLETinyScale(t *testing.T) {
+	Y := conformanceData()
+	tiny := mat.DenseCopyOf(Y)
+	tiny.Scale(1e-200, tiny)
+	var X, Xt mat.Dense
+	for _, f := range []struct {
+		Y mat.Matrix
+		X *mat.Dense
+	}{{Y, &X}, {tiny, &Xt}} {
+		m := &LLE{Q: 2, K: 8}
+		if err := m.Fit(f.Y); err != nil {
+			t.Fatal(err)
+		}
+		m.LatentTo(f.X)
+	}
+	// 1e-200·Y rounds differently from Y, and the eigensolver's
+	// tolerance is 1e-10: measured difference 4.3e-11 of ‖X‖∞.
+	if !mat.EqualApprox(&X, &Xt, 1e-8*mat.Norm(&X, math.Inf(1))) {
+		t.Errorf("LLE X(1e-200·Y) differs from X(Y): %v vs %v", Xt.RawRowView(0), X.RawRowView(0))
+	}
+}

@@ -215,6 +215,12 @@ func (ws *lleWork) weights(dst, y []float64, Y *mat.Dense, idx []int, reg float6
 			zr[c] = row[c] - y[c]
 		}
 	}
+	// The weights do not change when z is scaled: differences of extreme
+	// scale (~1e-200, whose products underflow to a zero C_i) are brought
+	// to unit scale by an exact power of two (untouched otherwise).
+	if zs, s := linalg.UnitScale(ws.z); s != 1 {
+		ws.z.Copy(zs)
+	}
 	ws.c.SymOuterK(1, ws.z)
 	tr := 0.0
 	for t := 0; t < k; t++ {
