@@ -280,3 +280,47 @@ func TestLLETinyScale(t *testing.T) {
 		t.Errorf("LLE X(1e-200·Y) differs from X(Y): %v vs %v", Xt.RawRowView(0), X.RawRowView(0))
 	}
 }
+
+// Isomap of data at scale 1e-200 is 1e-200 times the Isomap of the data
+// (the squared geodesics underflowed: X was 0), and so are its eigenvalues
+// (×1e-400, which underflow to 0), geodesics and out-of-sample positions.
+func TestIsomapTinyScale(t *testing.T) {
+	const s = 1e-200
+	Y := conformanceData()
+	tiny := mat.DenseCopyOf(Y)
+	tiny.Scale(s, tiny)
+	newY := mat.DenseCopyOf(Y.Slice(0, 3, 0, 5))
+	newY.Apply(func(_, _ int, v float64) float64 { return v + 0.05 }, newY)
+	newTiny := mat.DenseCopyOf(newY)
+	newTiny.Scale(s, newTiny)
+	for _, landmarks := range []int{0, 15} {
+		var X, Xt, P, Pt mat.Dense
+		var G, Gt *mat.SymDense
+		for _, f := range []struct {
+			Y, Ynew mat.Matrix
+			X, P    *mat.Dense
+			G       **mat.SymDense
+		}{{Y, newY, &X, &P, &G}, {tiny, newTiny, &Xt, &Pt, &Gt}} {
+			m := &Isomap{Q: 2, K: 8, Landmarks: landmarks}
+			if err := m.Fit(f.Y); err != nil {
+				t.Fatal(err)
+			}
+			m.LatentTo(f.X)
+			m.ProjectTo(f.P, f.Ynew)
+			*f.G = m.Geodesics()
+		}
+		Xt.Scale(1/s, &Xt)
+		Pt.Scale(1/s, &Pt)
+		// Both fits solve the same problem up to the rounding of 1e-200·Y.
+		tol := 1e-9 * mat.Norm(&X, math.Inf(1))
+		if !mat.EqualApprox(&X, &Xt, tol) {
+			t.Errorf("landmarks %d: X(1e-200·Y)/1e-200 differs from X(Y): %v vs %v", landmarks, Xt.RawRowView(0), X.RawRowView(0))
+		}
+		if !mat.EqualApprox(&P, &Pt, tol) {
+			t.Errorf("landmarks %d: ProjectTo differs: %v vs %v", landmarks, Pt.RawRowView(0), P.RawRowView(0))
+		}
+		if G != nil && math.Abs(Gt.At(0, 5)/s-G.At(0, 5)) > 1e-12*G.At(0, 5) {
+			t.Errorf("geodesic d(0,5): %v·1e200, want %v", Gt.At(0, 5)/s, G.At(0, 5))
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/rng"
 	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/neighbours"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -81,6 +82,11 @@ type Isomap struct {
 	land  []int
 	mds   *ClassicalMDS
 	x     *mat.Dense
+	// sc is the power of two the model works at (linalg.UnitScale): y,
+	// graph, geo, lgeo and mds hold the data divided by sc, so that the
+	// squared geodesics of data ~1e±200 neither under- nor overflow; the
+	// exported results are scaled back. 1 for data of ordinary scale.
+	sc float64
 }
 
 // Fit builds the graph, the geodesics and the embedding. It panics if
@@ -105,9 +111,10 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 	if err := checkSpectralY("Isomap", Y); err != nil {
 		return err
 	}
+	Y, sc := linalg.UnitScale(Y)
 	var g *linalg.CSR
 	if m.Epsilon > 0 {
-		g, err = neighbours.EpsilonGraph(Y, m.Epsilon)
+		g, err = neighbours.EpsilonGraph(Y, m.Epsilon/sc)
 	} else {
 		g, err = neighbours.KNNGraph(Y, k, neighbours.Union)
 	}
@@ -146,7 +153,10 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 		mds.ProjectDistancesTo(X, L.T())
 		m.lgeo, m.land = L, land
 	}
-	m.y, m.k, m.graph, m.mds, m.x = mat.DenseCopyOf(Y), k, g, mds, X
+	if sc != 1 {
+		X.Scale(sc, X)
+	}
+	m.y, m.k, m.graph, m.mds, m.x, m.sc = mat.DenseCopyOf(Y), k, g, mds, X, sc
 	return nil
 }
 
@@ -173,7 +183,11 @@ func (m *Isomap) LatentTo(dst *mat.Dense) {
 // included, when n ≤ DenseLimit, otherwise the top q.
 func (m *Isomap) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
-	return m.mds.EigenvaluesTo(dst)
+	dst = m.mds.EigenvaluesTo(dst)
+	if m.sc != 1 {
+		floats.Scale(m.sc*m.sc, dst)
+	}
+	return dst
 }
 
 // NegativeMass returns Σ|λ⁻| / Σ|λ| over the spectrum of B (see
@@ -182,11 +196,25 @@ func (m *Isomap) NegativeMass() float64 { m.mustFit(); return m.mds.NegativeMass
 
 // Graph returns the neighbourhood graph with Euclidean edge lengths. It
 // is the model's own: do not modify it.
-func (m *Isomap) Graph() *linalg.CSR { m.mustFit(); return m.graph }
+func (m *Isomap) Graph() *linalg.CSR {
+	m.mustFit()
+	if m.sc != 1 {
+		return m.graph.Map(func(_, _ int, v float64) float64 { return v * m.sc })
+	}
+	return m.graph
+}
 
 // Geodesics returns the n×n geodesic distances d_G (nil with Landmarks).
 // It is the model's own: do not modify it.
-func (m *Isomap) Geodesics() *mat.SymDense { m.mustFit(); return m.geo }
+func (m *Isomap) Geodesics() *mat.SymDense {
+	m.mustFit()
+	if m.sc != 1 && m.geo != nil {
+		g := mat.NewSymDense(m.geo.SymmetricDim(), nil)
+		g.ScaleSym(m.sc, m.geo)
+		return g
+	}
+	return m.geo
+}
 
 // LandmarkIndices returns the landmark points (nil for full Isomap).
 func (m *Isomap) LandmarkIndices() []int { m.mustFit(); return append([]int(nil), m.land...) }
@@ -215,7 +243,11 @@ func (m *Isomap) CentredKernel() *mat.SymDense {
 			}
 		}
 	}
-	return linalg.DoubleCentre(nil, D)
+	B := linalg.DoubleCentre(nil, D)
+	if m.sc != 1 {
+		B.ScaleSym(m.sc*m.sc, B)
+	}
+	return B
 }
 
 // Implied returns the covariance CentredKernel (SpectralModel).
@@ -234,6 +266,12 @@ func (m *Isomap) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		panic(mat.ErrShape)
 	}
 	checkProjectInput("Isomap.ProjectTo", Ynew, "Ynew")
+	if m.sc != 1 {
+		// The model works at unit scale (see sc).
+		s := mat.DenseCopyOf(Ynew)
+		s.Scale(1/m.sc, s)
+		Ynew = s
+	}
 	var D mat.Dense
 	linalg.SquaredDistances(&D, Ynew, m.y)
 	nref := len(m.land)
@@ -244,7 +282,7 @@ func (m *Isomap) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	Yn := dense.AsDense(Ynew)
 	parallel.For(r, 8, func(lo, hi int) {
 		for a := lo; a < hi; a++ {
-			idx, d2 := nearestOf(D.RawRowView(a), m.k, m.Epsilon)
+			idx, d2 := nearestOf(D.RawRowView(a), m.k, m.Epsilon/m.sc)
 			exactSquared(d2, Yn.RawRowView(a), m.y, idx)
 			if len(idx) == 0 {
 				panic(fmt.Sprintf("dimred: Isomap.ProjectTo: new point %d has no training point within ε = %g", a, m.Epsilon))
@@ -268,6 +306,9 @@ func (m *Isomap) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		}
 	})
 	m.mds.ProjectDistancesTo(dst, G)
+	if m.sc != 1 {
+		dst.Scale(m.sc, dst)
+	}
 }
 
 // geodesicsFrom returns the m×n shortest-path distances from the sources
