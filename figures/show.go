@@ -23,6 +23,9 @@ func Show(f *Figure) error {
 	}
 	gonbui.DisplayPng(png)
 	gonbui.DisplayHtml(captionHTML(f))
+	// GoNB delivers display data through a pipe and drops what is still
+	// pending when the cell's program exits: wait until both arrived.
+	gonbui.Sync()
 	return nil
 }
 
@@ -40,6 +43,7 @@ func ShowSVG(f *Figure) error {
 		Data: map[protocol.MIMEType]any{protocol.MIMEImageSVG: string(svg)},
 	})
 	gonbui.DisplayHtml(captionHTML(f))
+	gonbui.Sync() // see Show
 	return nil
 }
 
