@@ -39,3 +39,13 @@ func TestResolve(t *testing.T) {
 		t.Errorf("NaN JSON = %s, %v", b, err)
 	}
 }
+
+func TestEntryFunc(t *testing.T) {
+	e, ok := Lookup("1.1")
+	if !ok {
+		t.Fatal("figure 1.1 not registered")
+	}
+	if got, want := e.Func(), "github.com/dimredbook/book/figures.Fig1_1EggMass1D"; got != want {
+		t.Errorf("Func() = %q, want %q", got, want)
+	}
+}
