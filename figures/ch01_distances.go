@@ -113,6 +113,15 @@ func printedTol(v float64) float64 {
 	return 0.5 * math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-2)
 }
 
+// interpointNumber is a number the caption of book Fig id prints (book
+// NaN: none), to three significant figures.
+func interpointNumber(name string, book, ours float64, id string) Number {
+	if math.IsNaN(book) {
+		return Ours(name, ours)
+	}
+	return Book(name, book, ours, printedTol(book), "Fig "+id+" caption")
+}
+
 // interpointFigure draws the standard interpoint squared-distance histogram
 // of Y with the independent-features theory curve G(p/2, p/4), and states
 // the sample variance of the normalised squared distances and the
@@ -130,8 +139,8 @@ func interpointFigure(id, caption, data string, Y mat.Matrix, bookVariance, book
 		ID: id, Caption: caption, Data: data,
 		Panels: []*plot.Plot{h.panel(fmt.Sprintf("p = %d", p), [2]float64{a, b})},
 		Numbers: []Number{
-			{Name: "variance of squared distances", Book: bookVariance, Ours: h.variance, Tol: printedTol(bookVariance)},
-			{Name: "predicted variance 8/p", Book: bookPredicted, Ours: pred, Tol: printedTol(bookPredicted)},
+			interpointNumber("variance of squared distances", bookVariance, h.variance, id),
+			interpointNumber("predicted variance 8/p", bookPredicted, pred, id),
 		},
 	}, nil
 }

@@ -22,10 +22,11 @@ const eggLo, eggHi = 0.95, 1.05
 // eggNumbers states the three masses in percent beside the caption's.
 func eggNumbers(p int, yolk, green, white float64) []Number {
 	y, g, w := highdim.EggMasses(p, eggLo, eggHi)
+	where := fmt.Sprintf("Fig 1.%d caption", p)
 	return []Number{
-		Num("yolk mass (%)", yolk, 100*y, 0.05),
-		Num("green mass (%)", green, 100*g, 0.05),
-		Num("white mass (%)", white, 100*w, 0.05),
+		Book("yolk mass (%)", yolk, 100*y, 0.05, where),
+		Book("green mass (%)", green, 100*g, 0.05, where),
+		Book("white mass (%)", white, 100*w, 0.05, where),
 	}
 }
 

@@ -221,7 +221,9 @@ func Fig2_2GenerativeModel() (*Figure, error) {
 		ID:      "2.2",
 		Caption: "The PPCA generative model in three steps (editorial: the draft's placeholder \"What goes here\"): a latent x ~ N(0, 1), its image W x + μ on a line (a degenerate Gaussian with covariance W Wᵀ), and the data after adding N(0, σ²I) noise (covariance C = W Wᵀ + σ²I). Ellipses: 1 and 2 standard deviations.",
 		Data:    "synthetic", Panels: []*plot.Plot{pa, pb, pc},
-		Width: 30 * vg.Centimeter, Height: 10 * vg.Centimeter,
+		Status: Editorial,
+		Why:    "The draft's Figure 2.2 is a placeholder (its caption reads \"What goes here\"); this three-step picture of the generative model of §2.2 is ours.",
+		Width:  30 * vg.Centimeter, Height: 10 * vg.Centimeter,
 		Numbers: []Number{
 			Ours("C₁₁ = w₁² + σ²", c11), Ours("sample S₁₁", sxx/nf),
 			Ours("C₁₂ = w₁w₂", c12), Ours("sample S₁₂", sxy/nf),

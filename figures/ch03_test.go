@@ -176,13 +176,18 @@ func TestFigs3_8To3_11Roads(t *testing.T) {
 
 func TestFigX3_2Bernoulli(t *testing.T) {
 	f, m := makeCh3(t, FigX3_2BernoulliSixes)
-	// catalog T3.a: π = 0.232730, log₁₀ p = −859.5723, wait ≈ 1.18e843 yr
-	// (the draft's 10^217 is wrong).
+	// Computed independently: π = 0.232730, log₁₀ p = −859.5723, wait ≈
+	// 1.18e843 yr (the draft's 10^217, §3.2, is wrong).
 	near(t, m, "π = p₁/p", 0.232730, 5e-7)
 	near(t, m, "log₁₀ p(y = six)", -859.5723, 1e-4)
 	near(t, m, "log₁₀ expected wait (years, one sample per ns)", 843+math.Log10(1.18), 0.005)
-	if f.Resolve() != Differs {
-		t.Errorf("status %s; the draft's 10^217 years should differ", f.Resolve())
+	if f.Resolve() != Erratum {
+		t.Errorf("status %s, want erratum (the draft's 10^217 years)", f.Resolve())
+	}
+	for _, n := range f.Numbers {
+		if n.Name == "log₁₀ expected wait (years, one sample per ns)" && (n.Agrees() || !n.HasBook()) {
+			t.Errorf("%s: ours %v should differ from the book's %v", n.Name, n.Ours, n.Want)
+		}
 	}
 	checkGolden(t, f)
 }

@@ -67,17 +67,28 @@ func captionHTML(f *Figure) string {
 		fmt.Fprintf(&b, "<p><i>%s</i></p>", html.EscapeString(f.Why))
 	}
 	if len(f.Numbers) > 0 {
-		b.WriteString("<table><tr><th>quantity</th><th>book</th><th>ours</th><th></th></tr>")
+		// Only a number printed in the draft can agree with the book; a
+		// reference value (computed independently, not printed) is shown in
+		// its own column.
+		b.WriteString("<table><tr><th>quantity</th><th>ours</th><th>book</th><th>reference</th><th></th></tr>")
 		for _, n := range f.Numbers {
-			mark := "✓"
+			book, ref, mark := "", "", ""
+			switch {
+			case n.HasBook():
+				book = FormatValue(n.Want)
+				if n.Cite != "" {
+					book += " <small>(" + html.EscapeString(n.Cite) + ")</small>"
+				}
+				mark = "✓ book"
+			case n.HasReference():
+				ref = fmt.Sprintf(`<span title="%s">%s</span>`, html.EscapeString(n.Cite), FormatValue(n.Want))
+				mark = "✓ reference"
+			}
 			if !n.Agrees() {
-				mark = "✗"
+				mark = "✗ " + strings.TrimPrefix(mark, "✓ ")
 			}
-			if math.IsNaN(n.Book) {
-				mark = ""
-			}
-			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
-				html.EscapeString(n.Name), FormatValue(n.Book), FormatValue(n.Ours), mark)
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
+				html.EscapeString(n.Name), FormatValue(n.Ours), book, ref, mark)
 		}
 		b.WriteString("</table>")
 	}

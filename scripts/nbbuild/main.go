@@ -26,14 +26,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
+
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
-type cell struct {
-	Type   string
-	Source string
-}
+type cell = nbsrc.Cell
 
 func main() {
 	src := flag.String("src", "notebooks/src", "folder of notebook sources")
@@ -49,7 +47,7 @@ func main() {
 		if !d.IsDir() || !selected(d.Name(), flag.Args()) {
 			continue
 		}
-		cells, err := readSource(filepath.Join(*src, d.Name()))
+		cells, err := nbsrc.ReadSource(filepath.Join(*src, d.Name()))
 		if err != nil {
 			fatal(err)
 		}
@@ -88,64 +86,6 @@ func selected(name string, prefixes []string) bool {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "nbbuild:", err)
 	os.Exit(2)
-}
-
-// readSource reads and joins the part files of one notebook.
-func readSource(dir string) ([]cell, error) {
-	parts, err := filepath.Glob(filepath.Join(dir, "*.nb"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(parts)
-	var cells []cell
-	for _, p := range parts {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		cs, err := parse(string(b), p)
-		if err != nil {
-			return nil, err
-		}
-		cells = append(cells, cs...)
-	}
-	if len(cells) == 0 {
-		return nil, fmt.Errorf("%s: no cells", dir)
-	}
-	return cells, nil
-}
-
-func parse(text, name string) ([]cell, error) {
-	var cells []cell
-	var cur *cell
-	var buf []string
-	flush := func() {
-		if cur != nil {
-			cur.Source = strings.Trim(strings.Join(buf, "\n"), "\n")
-			cells = append(cells, *cur)
-		}
-		buf = buf[:0]
-	}
-	for i, line := range strings.Split(text, "\n") {
-		switch strings.TrimSpace(line) {
-		case "-- markdown --":
-			flush()
-			cur = &cell{Type: "markdown"}
-		case "-- code --":
-			flush()
-			cur = &cell{Type: "code"}
-		default:
-			if cur == nil {
-				if strings.TrimSpace(line) != "" {
-					return nil, fmt.Errorf("%s:%d: text before the first '-- markdown --' or '-- code --' line", name, i+1)
-				}
-				continue
-			}
-			buf = append(buf, line)
-		}
-	}
-	flush()
-	return cells, nil
 }
 
 // lines splits a cell's source the way nbformat stores it: lines keeping

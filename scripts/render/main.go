@@ -18,11 +18,13 @@ import (
 	"time"
 
 	"github.com/dimredbook/book/figures"
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 func main() {
 	out := flag.String("out", "figures", "output folder (the repository's figures/)")
 	only := flag.String("only", "", "comma-separated figure ids to draw (no report)")
+	nbsrcDir := flag.String("notebooks", "notebooks/src", "notebook sources, to link each figure to the section showing it")
 	flag.Parse()
 
 	want := map[string]bool{}
@@ -32,6 +34,11 @@ func main() {
 		}
 	}
 	entries := figures.Entries()
+	shown, err := notebookSections(*nbsrcDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "render:", err)
+		os.Exit(1)
+	}
 	start := time.Now()
 	var rows []figures.ReportRow
 	failed := 0
@@ -54,6 +61,7 @@ func main() {
 			continue
 		}
 		row := figures.Row(e, f, files)
+		linkNotebook(&row, shown)
 		rows = append(rows, row)
 		fmt.Printf("%-16s %6.1fs  (total %.0fs)\n", row.Status, time.Since(t0).Seconds(), time.Since(start).Seconds())
 	}
@@ -68,9 +76,43 @@ func main() {
 		fmt.Fprintln(os.Stderr, "render:", err)
 		os.Exit(1)
 	}
-	t := figures.Tally(rows)
-	fmt.Printf("render: %d reproduced, %d differ, %d not reproducible (%d figures, %.0fs)\n",
-		t[figures.Reproduced], t[figures.Differs], t[figures.NotReproducible], len(rows), time.Since(start).Seconds())
+	fmt.Printf("render: %s (%.0fs)\n", figures.Summary(rows), time.Since(start).Seconds())
+}
+
+// notebookSections maps figure functions (and "id:…" for figures.Make
+// calls) to the first notebook section that shows them.
+func notebookSections(src string) (map[string]nbsrc.Shown, error) {
+	nbs, err := nbsrc.ReadAll(src)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]nbsrc.Shown{}
+	for _, nb := range nbs {
+		for _, s := range nbsrc.FiguresShown(nb.Name, nb.Cells) {
+			if _, ok := m[s.Figure]; !ok {
+				m[s.Figure] = s
+			}
+		}
+	}
+	return m, nil
+}
+
+// linkNotebook fills in the notebook and section that show the row's figure.
+func linkNotebook(row *figures.ReportRow, shown map[string]nbsrc.Shown) {
+	fn := row.Function[strings.LastIndex(row.Function, ".")+1:]
+	s, ok := shown[fn]
+	if !ok {
+		s, ok = shown["id:"+row.ID]
+	}
+	if !ok {
+		return
+	}
+	row.Notebook = "notebooks/" + s.Notebook + ".ipynb"
+	row.Section = s.Heading
+	row.NotebookLink = row.Notebook
+	if s.Heading != "" {
+		row.NotebookLink += "#" + nbsrc.Anchor(s.Heading)
+	}
 }
 
 // save writes the figure's SVG and PNG, returning their repository paths.
