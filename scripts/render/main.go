@@ -5,6 +5,11 @@
 //
 // Usage: go run ./scripts/render [-out figures] [-only 1.1,1.5]
 //
+// A figure whose data cannot be found (no $DIMRED_DATA mirror, not in the
+// cache, offline) is reported as "data unavailable"; the others are still
+// drawn, the instruction is printed once, the report is not rewritten and
+// the exit status is 3.
+//
 // With -only, just those figures are drawn and the report is not written.
 package main
 
@@ -14,9 +19,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
+	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/figures"
 	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
@@ -41,7 +48,7 @@ func main() {
 	}
 	start := time.Now()
 	var rows []figures.ReportRow
-	failed := 0
+	failed, unavailable := 0, 0
 	for i, e := range entries {
 		if len(want) > 0 && !want[e.ID] {
 			continue
@@ -49,6 +56,16 @@ func main() {
 		t0 := time.Now()
 		fmt.Printf("[%2d/%d] figure %-6s ", i+1, len(entries), e.ID)
 		f, err := e.Make()
+		if datasets.Missing(err) {
+			// Said once for all figures at the end, not once per figure.
+			file := "its data"
+			if m := missingFileRe.FindStringSubmatch(err.Error()); m != nil {
+				file = m[1]
+			}
+			fmt.Printf("data unavailable (%s)\n", file)
+			unavailable++
+			continue
+		}
 		if err != nil {
 			fmt.Printf("FAILED: %v\n", err)
 			failed++
@@ -69,6 +86,14 @@ func main() {
 		fmt.Fprintf(os.Stderr, "render: %d figure(s) failed\n", failed)
 		os.Exit(1)
 	}
+	if unavailable > 0 {
+		fmt.Printf("render: %d figure(s) need data that are not available here; the other %d were drawn.\n"+
+			"        Set DIMRED_DATA to a local mirror of the book's data (a directory holding <dataset>/<file>,\n"+
+			"        an absolute path is safest), or run `go run ./scripts/fetch-data` once while online; then run\n"+
+			"        scripts/reproduce again. The report (figures/README.md, report.json) was not rewritten.\n",
+			unavailable, len(rows))
+		os.Exit(3)
+	}
 	if len(want) > 0 {
 		return
 	}
@@ -78,6 +103,9 @@ func main() {
 	}
 	fmt.Printf("render: %s (%.0fs)\n", figures.Summary(rows), time.Since(start).Seconds())
 }
+
+// missingFileRe finds the file named in a datasets.ErrNotAvailable error.
+var missingFileRe = regexp.MustCompile(`data not available: (\S+)`)
 
 // notebookSections maps figure functions (and "id:…" for figures.Make
 // calls) to the first notebook section that shows them.
