@@ -6,6 +6,14 @@
 // Figure functions register themselves (see Register), so scripts/render can
 // draw them all into figures/chNN/ and write the reproduction report, and a
 // notebook can show any one of them with Show.
+//
+// Every number a figure states names its source: Book for a value printed in
+// the draft (with the figure, section, equation or box), Ref for a value the
+// draft does not print but that was computed independently (with how), Ours
+// for our value alone. Only book numbers count as agreement with the book;
+// the report counts the book's figures apart from the figures added here
+// (ids "X…"), and a figure's Status says when it is redrawn, editorial, not
+// reproducible or an erratum.
 package figures
 
 import (
