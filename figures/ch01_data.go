@@ -54,7 +54,7 @@ func pipePanel(title string) *plot.Plot {
 	return p
 }
 
-// Fig1_9OilFlowSchematic is book Fig 1.9 (L.506), a schematic, not data:
+// Fig1_9OilFlowSchematic is book Fig 1.9, a schematic, not data:
 // cross-sections of a pipe carrying oil, water and gas in the three flow
 // regimes of the oil data (homogeneous, stratified, annular), and the
 // measurement principle: gamma-ray beams crossing the pipe, each at two
@@ -141,7 +141,7 @@ func Fig1_9OilFlowSchematic() (*Figure, error) {
 	}, nil
 }
 
-// Fig1_10OilDistances is book Fig 1.10 (L.509): interpoint squared
+// Fig1_10OilDistances is book Fig 1.10: interpoint squared
 // distances of the oil training data (n = 1000, p = 12) against G(6, 3);
 // the book prints variance 1.98 against the predicted 0.667.
 func Fig1_10OilDistances() (*Figure, error) {
@@ -177,7 +177,7 @@ func stickPanel(ds *datasets.Dataset, row int) *plot.Plot {
 	return p
 }
 
-// Fig1_11StickMan is book Fig 1.11 (L.538): three frames of the stick-man
+// Fig1_11StickMan is book Fig 1.11: three frames of the stick-man
 // run (OSU ACCAD "Figure Run 1", 34 markers after preprocessing), drawn with
 // the skeleton connections, at different points of the run.
 func Fig1_11StickMan() (*Figure, error) {
@@ -202,7 +202,7 @@ func Fig1_11StickMan() (*Figure, error) {
 	}, nil
 }
 
-// Fig1_12StickDistances is book Fig 1.12 (L.541): interpoint squared
+// Fig1_12StickDistances is book Fig 1.12: interpoint squared
 // distances of the stick-man data (n = 55, p = 102) against G(51, 25.5);
 // the book prints variance 1.09 against the predicted 0.0784.
 func Fig1_12StickDistances() (*Figure, error) {
@@ -252,10 +252,10 @@ func spellmanImage(Y *mat.Dense) *image.RGBA {
 	return img
 }
 
-// Fig1_13SpellmanData is book Fig 1.13 (L.554), "the Spellman data": the
+// Fig1_13SpellmanData is book Fig 1.13, "the Spellman data": the
 // 77 × 6178 expression matrix (arrays as rows, grouped by experiment; genes
 // as columns), as a heat map. The book's picture is an external diagram;
-// this is the natural reimplementation the catalog suggests.
+// this is the natural reimplementation the reference computation suggests.
 func Fig1_13SpellmanData() (*Figure, error) {
 	ds, err := datasets.SpellmanWithMissing()
 	if err != nil {
@@ -304,7 +304,7 @@ func Fig1_13SpellmanData() (*Figure, error) {
 	}, nil
 }
 
-// Fig1_14SpellmanDistances is book Fig 1.14 (L.557): interpoint squared
+// Fig1_14SpellmanDistances is book Fig 1.14: interpoint squared
 // distances of the Spellman arrays (n = 77, p = 6178, missing values set to
 // 0) against G(3089, 1544.5); the book prints variance 0.694 against the
 // predicted 0.00129.
@@ -320,10 +320,10 @@ func Fig1_14SpellmanDistances() (*Figure, error) {
 
 // gridVowelP is the dimension of the book's Grid-corpus vowel features:
 // 33 vowel models × 5 states × 75 means, plus as many log standard
-// deviations (catalog book-ch1-2.md §1.2).
+// deviations (reference computation).
 const gridVowelP = 24750
 
-// Fig1_15GridVowelDistances is book Fig 1.15 (L.566): interpoint squared
+// Fig1_15GridVowelDistances is book Fig 1.15: interpoint squared
 // distances of the Grid-corpus vowel models (34 speakers, p = 24750). The
 // data are private (Sheffield HTK synthesis models), so only the theory can
 // be drawn: G(12375, 6187.5), whose variance 8/p = 0.000323 is the book's

@@ -24,7 +24,7 @@ func TestFig1_9OilSchematic(t *testing.T) {
 	checkGolden(t, f)
 }
 
-// The book's captions (L.509, L.541, L.557): variance of the normalised
+// The book's captions (Fig 1.10, Fig 1.12, Fig 1.14): variance of the normalised
 // squared distances and the predicted 8/p, to the printed digits.
 func TestChapter1DataHistograms(t *testing.T) {
 	if testing.Short() {
@@ -79,7 +79,7 @@ func TestFig1_13Spellman(t *testing.T) {
 	for _, n := range f.Numbers {
 		got[n.Name] = n.Ours
 	}
-	// shared/datasets/README.md: 77 arrays, 6178 genes, 5.9% missing.
+	// the data set's description: 77 arrays, 6178 genes, 5.9% missing.
 	if got["arrays n"] != 77 || got["genes p"] != 6178 || math.Abs(got["missing values (%)"]-5.9) > 0.05 {
 		t.Errorf("1.13 numbers %v", got)
 	}

@@ -16,7 +16,7 @@ import (
 
 // Chapter 1's interpoint squared-distance histograms (Figs 1.8, 1.10, 1.12,
 // 1.14–1.16) share one convention, the author's
-// dimredPlotSquaredDistances.m (catalog book-ch1-2.md §1.1): standardise
+// dimredPlotSquaredDistances.m (reference computation): standardise
 // each column (normaliser n−1), take v_ij = ‖z_i − z_j‖²/p over i < j, plot
 // the density histogram on [0, 6] and overlay the gamma density
 // G(p/2, p/4) that independent Gaussian features would give. The caption
@@ -145,7 +145,7 @@ func interpointFigure(id, caption, data string, Y mat.Matrix, bookVariance, book
 	}, nil
 }
 
-// Fig1_8GaussianDistances is book Fig 1.8 (L.491): the interpoint squared
+// Fig1_8GaussianDistances is book Fig 1.8: the interpoint squared
 // distances of n = 1000 points from a p = 1000 dimensional standard
 // Gaussian, with G(500, 250). The book gives no number ("a good match");
 // the sample variance is close to the predicted 8/p = 0.008.
@@ -161,11 +161,11 @@ func Fig1_8GaussianDistances() (*Figure, error) {
 	return f, nil
 }
 
-// Fig1_16StructuredGaussian is book Fig 1.16 (L.580): n = 1000 samples from
+// Fig1_16StructuredGaussian is book Fig 1.16: n = 1000 samples from
 // N(0, W Wᵀ + 10⁻² I) with W 1000×2 standard normal. (a) overlays the
 // curve for 1000 independent features, G(500, 250); (b) the curve for two,
 // G(1, 0.5), which fits "much better". The figure states the L1 distance
-// between the histogram and each curve; the catalog reports a sample
+// between the histogram and each curve; the reference computation reports a sample
 // variance of about 3.8 (three seeds) against 0.008 predicted.
 func Fig1_16StructuredGaussian() (*Figure, error) {
 	const n, p, q = 1000, 1000, 2

@@ -30,7 +30,7 @@ func eggNumbers(p int, yolk, green, white float64) []Number {
 	}
 }
 
-// Fig1_1EggMass1D is book Fig 1.1 (L.338): the standard normal density on
+// Fig1_1EggMass1D is book Fig 1.1: the standard normal density on
 // [−3, 3] cut at ±0.95 and ±1.05 into yolk, green and white.
 func Fig1_1EggMass1D() (*Figure, error) {
 	p := hideAll(newPlot("", "", ""))
@@ -75,7 +75,7 @@ func leader(p *plot.Plot, x, y, tx, ty float64, text string) {
 
 func pct(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 
-// Fig1_2EggMass2D is book Fig 1.2 (L.341): the 2-D egg as three concentric
+// Fig1_2EggMass2D is book Fig 1.2: the 2-D egg as three concentric
 // ellipses of radii 0.95, 1.05 and 3, drawn as (sin t, 0.6 cos t) for a
 // perspective look (the author's bookFigures.m).
 func Fig1_2EggMass2D() (*Figure, error) {
@@ -98,7 +98,7 @@ func Fig1_2EggMass2D() (*Figure, error) {
 	}, nil
 }
 
-// Fig1_3EggMass3D is book Fig 1.3 (L.344): the 3-D egg, drawn as nested
+// Fig1_3EggMass3D is book Fig 1.3: the 3-D egg, drawn as nested
 // spheres of radii 0.95, 1.05 and 3 with a cut-away quarter that shows the
 // yolk and the green shell (no code survives for the original).
 func Fig1_3EggMass3D() (*Figure, error) {
@@ -147,7 +147,7 @@ func Fig1_3EggMass3D() (*Figure, error) {
 	}, nil
 }
 
-// Fig1_4DistanceSchematic is book Fig 1.4 (L.402): the distance from the
+// Fig1_4DistanceSchematic is book Fig 1.4: the distance from the
 // mean of the density (circle) to a data point (square).
 func Fig1_4DistanceSchematic() (*Figure, error) {
 	p := hideAll(newPlot("", "", ""))
@@ -167,10 +167,10 @@ func Fig1_4DistanceSchematic() (*Figure, error) {
 	}, nil
 }
 
-// Fig1_5MassAgainstDimension is book Fig 1.5 (L.423): the yolk, green and
+// Fig1_5MassAgainstDimension is book Fig 1.5: the yolk, green and
 // white masses for D = 1, 2, 4, …, 1024 as a stacked area over log₂ D.
 // The white band is 1 − GAMMACDF(1.05²) (dimredDimensionMass.m); the
-// catalog's table gives the acceptance values. The caption states no
+// reference computation's table gives the acceptance values. The caption states no
 // number: we report the white band's peak and the crossing points.
 func Fig1_5MassAgainstDimension() (*Figure, error) {
 	var xs, yolk, inner []float64

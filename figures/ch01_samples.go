@@ -15,7 +15,7 @@ import (
 	"github.com/dimredbook/book/dimred"
 )
 
-// Fig1_6ProjectedGaussian is book Fig 1.6 (L.440): 300 samples from a 2-D
+// Fig1_6ProjectedGaussian is book Fig 1.6: 300 samples from a 2-D
 // Gaussian N(0, A) with A = R Rᵀ, R a 2×2 standard normal matrix (the
 // author's `a = randn(2); a = a*a'`), red dots on axes through the origin.
 func Fig1_6ProjectedGaussian() (*Figure, error) {
@@ -55,7 +55,7 @@ type mogComponent struct {
 	sigma2 float64
 }
 
-// Fig1_7MixtureOfGaussians is book Fig 1.7 (L.472, cited at L.266), after
+// Fig1_7MixtureOfGaussians is book Fig 1.7 (cited in §1.1), after
 // the author's dimredPlotMog(20, 200): 20 equally weighted components, each
 // N(μ_m, w_m w_mᵀ + σ_m² I) with w_m = 0.1·N(0, I₂) and σ_m² = 0.01·U(0, 1),
 // the means 20 points drawn from 60 standard normal points; 200 samples.

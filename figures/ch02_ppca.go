@@ -44,7 +44,7 @@ var ch2Plane = struct {
 	n     int
 }{W: []float64{1, 0.2, 0.3, 1, 0.6, -0.5}, sigma: 0.15, n: 100}
 
-// Fig2_1LinearPlane is book Fig 2.1 (L.630): a 2-D latent space mapped
+// Fig2_1LinearPlane is book Fig 2.1: a 2-D latent space mapped
 // linearly into 3-D, y = W x + μ + ε. The draft gives no parameters; we use
 // W = [1 0.2; 0.3 1; 0.6 −0.5], μ = 0, σ = 0.15 and 100 latent points from
 // N(0, I₂). Left: the latent points; right: the plane W x (mesh), the noisy
@@ -151,7 +151,7 @@ func covEllipse(mx, my, a, b, c, k float64) ([]float64, []float64) {
 }
 
 // Fig2_2GenerativeModel fills the draft's placeholder Fig 2.2 ("What goes
-// here", §2.2.2, L.842) with the catalog's suggestion: the generative
+// here", §2.2.2, Fig 2.2) with the reference computation's suggestion: the generative
 // process drawn in three steps for q = 1, p = 2. (a) x ~ N(0, 1); (b) the
 // degenerate Gaussian W x + μ on a line, covariance W Wᵀ (rank one); (c)
 // y = W x + μ + ε, covariance C = W Wᵀ + σ²I. Ellipses are one and two
@@ -282,7 +282,7 @@ func (b *ch2EMBound) posterior(wt float64) (ex []float64, sx, exx float64) {
 }
 
 // bound is 𝓛_t(w₁₁) = ⟨log p(Y|X, W)⟩ + ⟨log p(X)⟩ + H[q_t], q_t the
-// posterior at w₁₁ = wt (catalog §2.1, Fig 2.3 closed forms).
+// posterior at w₁₁ = wt (reference, Fig 2.3 closed forms).
 func (b *ch2EMBound) bound(w11, wt float64) float64 {
 	n, p := b.Yc.Dims()
 	ex, sx, exx := b.posterior(wt)
@@ -321,14 +321,13 @@ func (b *ch2EMBound) steps(w0 float64, k int) []float64 {
 	return ws
 }
 
-// Fig2_3EMBound is book Fig 2.3 (L.1415): EM visualised on one parameter,
+// Fig2_3EMBound is book Fig 2.3: EM visualised on one parameter,
 // w₁₁, of PPCA (p = 2, q = 1, n = 50, σ² and w₂₁ held at their true
 // values 1 and 1, true w₁₁ = 1.5, start w₁₁ = −0.5). The black curve is
 // log p(Y|w₁₁); each coloured curve is the EM lower bound 𝓛_t(w₁₁) built
 // from the posterior at the current w₁₁⁽ᵗ⁾, touching the likelihood there;
 // its maximiser is the next iterate. The gap between the curves is
-// KL(q_t ‖ p(X|Y, W)). No original code exists; the design is the
-// catalog's.
+// KL(q_t ‖ p(X|Y, W)). No original code exists; the design is ours.
 func Fig2_3EMBound() (*Figure, error) {
 	b := newCh2EMBound()
 	ws := b.steps(-0.5, 4)

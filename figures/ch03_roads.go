@@ -95,7 +95,7 @@ func cityTicks(n int) []float64 {
 	return t
 }
 
-// Fig3_8RoadDistances is book Fig 3.8 (L1949–L1952): (a) the road
+// Fig3_8RoadDistances is book Fig 3.8: (a) the road
 // distances in km, (b) the centred similarity B = −½HDH (D squared km).
 func Fig3_8RoadDistances() (*Figure, error) {
 	r, err := fitRoads()
@@ -136,7 +136,7 @@ func Fig3_8RoadDistances() (*Figure, error) {
 	}, nil
 }
 
-// Fig3_9EuropeMap is book Fig 3.9 (L1963): the 2-D classical-MDS
+// Fig3_9EuropeMap is book Fig 3.9: the 2-D classical-MDS
 // configuration, aligned by Procrustes (rotation, reflection, least-squares
 // scale, translation) onto the Mercator-projected true positions (red
 // circles), drawn as red crosses joined to their cities. No coastline is
@@ -207,7 +207,7 @@ func Fig3_9EuropeMap() (*Figure, error) {
 	return f, nil
 }
 
-// Fig3_10RoadEigenvalues is book Fig 3.10 (L1966): all eigenvalues of the
+// Fig3_10RoadEigenvalues is book Fig 3.10: all eigenvalues of the
 // similarity matrix B, in descending order; many are negative, because road
 // distances are far from Euclidean.
 func Fig3_10RoadEigenvalues() (*Figure, error) {
@@ -253,7 +253,7 @@ func Fig3_10RoadEigenvalues() (*Figure, error) {
 	}, nil
 }
 
-// Fig3_11RoadReconstruction is book Fig 3.11 (L1971): (a) the road
+// Fig3_11RoadReconstruction is book Fig 3.11: (a) the road
 // distances and (b) the distances between the cities' 2-D classical-MDS
 // positions (distances, not squared).
 func Fig3_11RoadReconstruction() (*Figure, error) {

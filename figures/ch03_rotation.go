@@ -95,7 +95,7 @@ func equalAspect(f *Figure) *Figure {
 	return f
 }
 
-// Fig3_5FeatureSelection2D is book Fig 3.5 (L1660–L1669; sub-captions
+// Fig3_5FeatureSelection2D is book Fig 3.5 (§3.4; sub-captions
 // from the LaTeX source): (a) data with two features, (b) selecting the
 // feature with the largest variance projects onto the x axis, (c) the new
 // one-feature representation.
@@ -126,7 +126,7 @@ func Fig3_5FeatureSelection2D() (*Figure, error) {
 	}), nil
 }
 
-// Fig3_6RotationThenSelection is book Fig 3.6 (L1671–L1680): (a) the data,
+// Fig3_6RotationThenSelection is book Fig 3.6: (a) the data,
 // (b) rotated so that the direction of maximum variance is the x axis,
 // (c) projections onto that principal axis, (d) the one-dimensional result.
 // The rotation is through θ = acos(r₁₁), r the top eigenvector of the

@@ -25,7 +25,7 @@ import (
 
 const sixP = 4096 // p, pixels of the padded rotated images
 
-// Fig3_1RotatedSixes is book Fig 3.1 (L1500–L1506): (a) the prototype six
+// Fig3_1RotatedSixes is book Fig 3.1: (a) the prototype six
 // as stored (64×57), (b) rotated 10° clockwise (350° anticlockwise; the
 // author's script showed 349°, an off-by-one) and (c) 10° anticlockwise.
 func Fig3_1RotatedSixes() (*Figure, error) {
@@ -72,7 +72,7 @@ func Fig3_1RotatedSixes() (*Figure, error) {
 }
 
 // FigX3_1SixesOnPrincipalComponents is the book's missing "figure ??"
-// (L1510, L1812): the 360 rotated sixes projected onto their first two
+// (§3.2, §3.4.4): the 360 rotated sixes projected onto their first two
 // principal components trace a circle. As in the author's
 // demManifoldPrint.m the coordinates are the unit-norm eigenvectors u₁, u₂
 // of ŶŶᵀ (red crosses) and every 20th image is drawn at 1.15 times its
@@ -108,7 +108,7 @@ func FigX3_1SixesOnPrincipalComponents() (*Figure, error) {
 	p.Y.Tick.Marker = constTicks([]float64{-0.1, -0.05, 0, 0.05, 0.1})
 	return &Figure{
 		ID: "X3.1",
-		Caption: "The book's missing \"figure ??\" (L1510): the 360 rotated sixes on their first two principal components (unit eigenvectors of ŶŶᵀ) " +
+		Caption: "The book's missing \"figure ??\" (§3.2): the 360 rotated sixes on their first two principal components (unit eigenvectors of ŶŶᵀ) " +
 			"lie close to a circle of radius √(2/360) ≈ 0.0745; every 20th image is drawn beside its point.",
 		Data:   "six",
 		Panels: []*plot.Plot{p}, Width: 14 * vg.Centimeter, Height: 14 * vg.Centimeter,
@@ -122,7 +122,7 @@ func FigX3_1SixesOnPrincipalComponents() (*Figure, error) {
 	}, nil
 }
 
-// Fig3_2SixDistances is book Fig 3.2 (L1557): the interpoint squared
+// Fig3_2SixDistances is book Fig 3.2: the interpoint squared
 // distances of the rotated sixes divided by p (the author's
 // demSixDistances(4096)), ordered by angle.
 func Fig3_2SixDistances() (*Figure, error) {
@@ -167,7 +167,7 @@ func Fig3_2SixDistances() (*Figure, error) {
 	}, nil
 }
 
-// Fig3_3SubsampledSix is book Fig 3.3 (L1568): every fourth row and column
+// Fig3_3SubsampledSix is book Fig 3.3: every fourth row and column
 // of the 64×57 six, a 16×15 image (p = 240), drawn with grid lines every
 // two pixels. (The author's demSixSubSample.m subsampled the padded 64×64
 // image instead; the text's 16×15 is followed here.)
@@ -211,10 +211,10 @@ func printed3(v float64) float64 {
 	return 0.5 * math.Pow(10, e-2) * 1.0001
 }
 
-// Fig3_4FeatureSelection is book Fig 3.4 (L1630): squared distances
+// Fig3_4FeatureSelection is book Fig 3.4: squared distances
 // reconstructed from the q highest-variance pixels of the rotated sixes,
 // q = 2, 10, 100, 1000 (sub-captions from the LaTeX source mds.m), each
-// with its mean absolute error (2/p) Σ_discarded ς². The text (L1634) says
+// with its mean absolute error (2/p) Σ_discarded ς². The text (§3.3.1) says
 // the error "drops relatively slowly from 0.215 to 0.109".
 func Fig3_4FeatureSelection() (*Figure, error) {
 	Y, err := rotatedSixesUnit()
@@ -278,7 +278,7 @@ func pcaCodeScaleErrors(Y *mat.Dense, qs []int) ([]float64, error) {
 	return out, nil
 }
 
-// Fig3_7PCAReconstruction is book Fig 3.7 (L1814–L1829): squared distances
+// Fig3_7PCAReconstruction is book Fig 3.7: squared distances
 // reconstructed after rotating onto the principal axes, q = 2, 10, 100 and
 // 360 (shown as 359, the rank of the centred data; E(359) = E(360) = 0).
 // The draft prints MAE 3.30e-5, 1.52e-5, 3.85e-6 and 0: its code divided by

@@ -4,8 +4,7 @@ package figures
 // the distance between two points on such a function, and the infinite
 // basis (the EQ kernel). Figures 4.1–4.5; all synthetic. The book's
 // generating code for these figures does not survive, so the free choices
-// (input range, the two marked inputs) follow the catalog
-// (shared/reference/book-ch3-4.md §2.2, choices marked there).
+// (input range, the two marked inputs) are our own choices.
 
 import (
 	"fmt"
@@ -80,7 +79,7 @@ func ch4BasisPlot(lo, hi float64) (*plot.Plot, *mat.Dense, []float64) {
 
 // Fig4_1BasisFunctions draws book Figure 4.1: three exponentiated
 // quadratic basis functions φ_k(y) = exp(−(y − μ_k)²/ℓ²) with centres
-// −1, 0, 1 and ℓ = 1 (the book's form, L2023/L2055, without a factor 2).
+// −1, 0, 1 and ℓ = 1 (the book's form, Box 4.1, without a factor 2).
 func Fig4_1BasisFunctions() (*Figure, error) {
 	p, _, _ := ch4BasisPlot(-3, 3)
 	at := ch4Features([]float64{0, 1})
@@ -245,7 +244,7 @@ func Fig4_4BasisDistanceFar() (*Figure, error) {
 
 // Fig4_5InfiniteBasisDistance draws book Figure 4.5: random functions from
 // the infinite basis, i.e. samples of a Gaussian process with the EQ
-// covariance k(y, y') = exp(−(y − y')²/(2ℓ²)), ℓ = 1 (book L2157), drawn as
+// covariance k(y, y') = exp(−(y − y')²/(2ℓ²)), ℓ = 1 (book §4.2.1), drawn as
 // f = L z with L the Cholesky factor of K + 10⁻⁸ I on a grid. With basis
 // functions everywhere, far-apart inputs are far apart in feature space:
 // ⟨(f_i − f_j)²⟩ = k_ii + k_jj − 2k_ij = 2 − 2k(−4, 4) ≈ 2.

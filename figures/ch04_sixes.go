@@ -6,8 +6,7 @@ package figures
 // stretching the draft's §4.3 left unwritten (X4.1) and the number of
 // components needed for 90 % of the variance, kernel vs linear (X4.2).
 //
-// Parameters follow the author's demSixKpca.m (catalog
-// shared/reference/book-ch3-4.md §2.2): raw 0–255 pixels, GPmat
+// Parameters follow the author's demSixKpca.m (independent reference computation): raw 0–255 pixels, GPmat
 // inverseWidth 5×10⁻⁷, i.e. k = exp(−½·5×10⁻⁷‖y − y'‖²), ℓ = 1414.2 grey
 // levels (ℓ = 5.546 for pixels scaled to [0, 1]); the eigendecomposition
 // is of the uncentred K, X = U Λ^{1/2}.
@@ -379,7 +378,7 @@ func ch4AngleColour(i int) color.Color {
 // and 7 of the rotated sixes (demSixKpca.m plots X(:,5:7)) seen from two
 // viewpoints, (a) MATLAB's default view and (b) a perturbed camera, in
 // blue as the book; (c), (d) add components 1–3 coloured by rotation
-// angle. Axes are autoscaled (the script's ±0.2 clips points, catalog
+// angle. Axes are autoscaled (the script's ±0.2 clips points, reference
 // E4.15). The spectrum is nearly flat, so the individual components are
 // not clean Fourier modes and their shapes are not pinned.
 func Fig4_7SixesKernelPCA() (*Figure, error) {
@@ -447,7 +446,7 @@ func Fig4_7SixesKernelPCA() (*Figure, error) {
 }
 
 // ch4SweepInverseWidths are the GPmat inverse widths of the lengthscale
-// sweep (catalog §2.2 table rows included).
+// sweep (reference table rows included).
 var ch4SweepInverseWidths = []float64{2e-5, 1e-5, 5e-6, 2e-6, 1e-6, 5e-7, 3e-7, 2e-7, 1e-7, 5e-8, 2e-8, 1e-8, 5e-9, 2e-9, 1e-9}
 
 // ch4Sweep returns, for each inverse width, the components needed for
