@@ -43,12 +43,12 @@ func TestChapter1DataHistograms(t *testing.T) {
 		if f.ID != tc.id || len(f.Numbers) != 2 {
 			t.Fatalf("%s: id %s, %d numbers", tc.id, f.ID, len(f.Numbers))
 		}
-		if f.Numbers[0].Want != tc.book || f.Numbers[1].Want != tc.pred {
-			t.Errorf("%s: book values %v, %v", tc.id, f.Numbers[0].Want, f.Numbers[1].Want)
+		if f.Numbers[0].Book != tc.book || f.Numbers[1].Book != tc.pred {
+			t.Errorf("%s: book values %v, %v", tc.id, f.Numbers[0].Book, f.Numbers[1].Book)
 		}
 		for _, n := range f.Numbers {
 			if !n.Agrees() {
-				t.Errorf("%s %s: ours %.6g, book %v (tol %v)", tc.id, n.Name, n.Ours, n.Want, n.Tol)
+				t.Errorf("%s %s: ours %.6g, book %v (tol %v)", tc.id, n.Name, n.Ours, n.Book, n.Tol)
 			}
 		}
 		if f.Resolve() != Reproduced {
@@ -97,7 +97,7 @@ func TestFig1_15GridVowelsNotReproducible(t *testing.T) {
 	// book Fig 1.15 caption: predicted 0.000323 = 8/24750.
 	pred := f.Numbers[0]
 	if !pred.Agrees() || math.Abs(pred.Ours-8.0/24750) > 1e-15 {
-		t.Errorf("predicted %v vs book %v", pred.Ours, pred.Want)
+		t.Errorf("predicted %v vs book %v", pred.Ours, pred.Book)
 	}
 	checkGolden(t, f)
 }

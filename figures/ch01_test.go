@@ -25,7 +25,7 @@ func TestChapter1EggFigures(t *testing.T) {
 		}
 		for _, n := range f.Numbers {
 			if !n.Agrees() {
-				t.Errorf("%s %s: ours %.3f, book %.1f", c.id, n.Name, n.Ours, n.Want)
+				t.Errorf("%s %s: ours %.3f, book %.1f", c.id, n.Name, n.Ours, n.Book)
 			}
 		}
 		if f.Resolve() != Reproduced {

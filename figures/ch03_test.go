@@ -186,7 +186,7 @@ func TestFigX3_2Bernoulli(t *testing.T) {
 	}
 	for _, n := range f.Numbers {
 		if n.Name == "log₁₀ expected wait (years, one sample per ns)" && (n.Agrees() || !n.HasBook()) {
-			t.Errorf("%s: ours %v should differ from the book's %v", n.Name, n.Ours, n.Want)
+			t.Errorf("%s: ours %v should differ from the book's %v", n.Name, n.Ours, n.Book)
 		}
 	}
 	checkGolden(t, f)

@@ -35,7 +35,7 @@ func TestCh4SixesFigures(t *testing.T) {
 		}
 		for _, n := range f.Numbers {
 			if !n.Agrees() {
-				t.Errorf("%s: %s = %v, book/reference %v ± %v", c.id, n.Name, n.Ours, n.Want, n.Tol)
+				t.Errorf("%s: %s = %v, book/reference %v ± %v", c.id, n.Name, n.Ours, n.Want(), n.Tol)
 			}
 		}
 		want := Reproduced

@@ -75,35 +75,50 @@ const (
 )
 
 // Number is one number a figure states: ours, computed when the figure is
-// drawn, and, where there is one, the value it is compared with, within
-// Tol: the book's (Source FromBook) or an independent reference value
-// (FromReference). Cite says where the book prints it or how the reference
+// drawn, and, where there is one, the value it is compared with within
+// Tol: the book's (Book, printed in the draft) or, for a value the draft does
+// not print, an independent reference value (Ref, with Source
+// FromReference). Cite says where the book prints it or how the reference
 // was computed.
 type Number struct {
 	Name   string
-	Want   float64 // the comparison value: the book's or the reference (per Source); NaN if none
+	Book   float64 // printed in the draft; NaN if the draft prints none
+	Ref    float64 // computed independently (Source FromReference); ignored otherwise
 	Ours   float64
 	Tol    float64
 	Source Source
 	Cite   string
 }
 
-// Agrees reports whether Ours is within Tol of the comparison value. A
-// number without one always agrees.
-func (n Number) Agrees() bool {
-	if math.IsNaN(n.Want) {
-		return true
-	}
-	return math.Abs(n.Ours-n.Want) <= n.Tol
-}
-
 // HasBook reports whether the number is compared with a value printed in
 // the draft. Only such numbers count as agreement with the book.
-func (n Number) HasBook() bool { return n.Source == FromBook && !math.IsNaN(n.Want) }
+func (n Number) HasBook() bool { return n.Source != FromReference && !math.IsNaN(n.Book) }
 
 // HasReference reports whether the number is compared with an independent
 // reference value.
-func (n Number) HasReference() bool { return n.Source == FromReference && !math.IsNaN(n.Want) }
+func (n Number) HasReference() bool { return n.Source == FromReference && !math.IsNaN(n.Ref) }
+
+// Want returns the value the number is compared with (the book's or the
+// reference), or NaN.
+func (n Number) Want() float64 {
+	switch {
+	case n.HasBook():
+		return n.Book
+	case n.HasReference():
+		return n.Ref
+	}
+	return math.NaN()
+}
+
+// Agrees reports whether Ours is within Tol of the book's or the reference
+// value. A number without one always agrees.
+func (n Number) Agrees() bool {
+	w := n.Want()
+	if math.IsNaN(w) {
+		return true
+	}
+	return math.Abs(n.Ours-w) <= n.Tol
+}
 
 // MarshalJSON writes the number with its source: "book" and "reference"
 // hold the comparison value under the name of its source (null otherwise),
@@ -119,9 +134,9 @@ func (n Number) MarshalJSON() ([]byte, error) {
 	var book, ref any
 	switch {
 	case n.HasBook():
-		book = f(n.Want)
+		book = f(n.Book)
 	case n.HasReference():
-		ref = f(n.Want)
+		ref = f(n.Ref)
 	}
 	return json.Marshal(struct {
 		Name      string `json:"name"`
@@ -138,14 +153,14 @@ func (n Number) MarshalJSON() ([]byte, error) {
 // tolerance of agreement and where the book prints it ("Fig 1.1 caption",
 // "§3.2", "eq. (2.4)").
 func Book(name string, book, ours, tol float64, where string) Number {
-	return Number{Name: name, Want: book, Ours: ours, Tol: tol, Source: FromBook, Cite: where}
+	return Number{Name: name, Book: book, Ref: math.NaN(), Ours: ours, Tol: tol, Source: FromBook, Cite: where}
 }
 
 // Ref is a number the draft does not print, checked against a value
 // computed independently for this project: how says how (e.g. "closed form
 // exp(−1)", "separate port of the author's demSixKpca.m").
 func Ref(name string, ref, ours, tol float64, how string) Number {
-	return Number{Name: name, Want: ref, Ours: ours, Tol: tol, Source: FromReference, Cite: how}
+	return Number{Name: name, Book: math.NaN(), Ref: ref, Ours: ours, Tol: tol, Source: FromReference, Cite: how}
 }
 
 // Num is a book number without a citation.
@@ -154,12 +169,12 @@ func Ref(name string, ref, ours, tol float64, how string) Number {
 // Ref for a value the draft does not print. The registry test rejects
 // book numbers without a citation.
 func Num(name string, book, ours, tol float64) Number {
-	return Number{Name: name, Want: book, Ours: ours, Tol: tol, Source: FromBook}
+	return Number{Name: name, Book: book, Ref: math.NaN(), Ours: ours, Tol: tol, Source: FromBook}
 }
 
 // Ours is shorthand for a Number the book does not state.
 func Ours(name string, ours float64) Number {
-	return Number{Name: name, Want: math.NaN(), Ours: ours, Tol: math.NaN()}
+	return Number{Name: name, Book: math.NaN(), Ref: math.NaN(), Ours: ours, Tol: math.NaN()}
 }
 
 // IsAdded reports whether id names a figure beyond the book ("X2.1").

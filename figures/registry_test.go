@@ -87,7 +87,7 @@ func checkSources(t *testing.T, f *Figure) {
 	t.Helper()
 	for _, n := range f.Numbers {
 		switch {
-		case math.IsNaN(n.Want):
+		case math.IsNaN(n.Want()):
 		case n.Source == FromNone:
 			t.Errorf("figure %s, %q: a comparison value without a source (use Book or Ref)", f.ID, n.Name)
 		case n.Cite == "":

@@ -43,7 +43,7 @@ func Row(e Entry, f *Figure, files []string) ReportRow {
 		var bad []string
 		for _, n := range f.Numbers {
 			if !n.Agrees() {
-				bad = append(bad, fmt.Sprintf("%s: %s %s, ours %s", n.Name, n.Source, FormatValue(n.Want), FormatValue(n.Ours)))
+				bad = append(bad, fmt.Sprintf("%s: %s %s, ours %s", n.Name, n.Source, FormatValue(n.Want()), FormatValue(n.Ours)))
 			}
 		}
 		why = strings.Join(bad, "; ")
@@ -168,7 +168,7 @@ func WriteReportMarkdown(w io.Writer, rows []ReportRow) error {
 				book, ref, check := "", "", ""
 				switch {
 				case n.HasBook():
-					book = FormatValue(n.Want)
+					book = FormatValue(n.Want())
 					if n.Cite != "" {
 						book += " (" + n.Cite + ")"
 					}
@@ -177,7 +177,7 @@ func WriteReportMarkdown(w io.Writer, rows []ReportRow) error {
 						check = "**differs from the book**"
 					}
 				case n.HasReference():
-					ref = FormatValue(n.Want) + " (" + n.Cite + ")"
+					ref = FormatValue(n.Want()) + " (" + n.Cite + ")"
 					check = "matches the reference"
 					if !n.Agrees() {
 						check = "**differs from the reference**"

@@ -75,13 +75,13 @@ func captionHTML(f *Figure) string {
 			book, ref, mark := "", "", ""
 			switch {
 			case n.HasBook():
-				book = FormatValue(n.Want)
+				book = FormatValue(n.Want())
 				if n.Cite != "" {
 					book += " <small>(" + html.EscapeString(n.Cite) + ")</small>"
 				}
 				mark = "✓ book"
 			case n.HasReference():
-				ref = fmt.Sprintf(`<span title="%s">%s</span>`, html.EscapeString(n.Cite), FormatValue(n.Want))
+				ref = fmt.Sprintf(`<span title="%s">%s</span>`, html.EscapeString(n.Cite), FormatValue(n.Want()))
 				mark = "✓ reference"
 			}
 			if !n.Agrees() {
