@@ -10,8 +10,15 @@
 //   - each figures.MustShow / Show / ShowSVG call: exactly one image and one
 //     caption (with the numbers table) naming the figure's id, in call order;
 //   - each figures.ShowInteractive call: one embedded page;
+//   - a cell that shows figures in a loop over the figure functions it names
+//     (for _, mk := range []func() …{figures.FigA, figures.FigB}): one image
+//     and caption per function named;
 //   - a cell that calls fmt.Print… (directly or through a function declared
 //     in the notebook): printed text on standard output.
+//
+// A cell with more figure outputs than its source shows fails too (its
+// expectation, or the notebook, is wrong), but only missing outputs count
+// as lost.
 //
 // Usage:
 //
@@ -68,14 +75,14 @@ func main() {
 				os.Exit(2)
 			}
 		}
-		lost, summary, err := check(path, ids)
+		lost, bad, summary, err := check(path, ids)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "nbcheck:", err)
 			os.Exit(2)
 		}
 		totalLost += lost
 		status := "ok  "
-		if lost > 0 {
+		if lost > 0 || bad > 0 {
 			status, failed = "FAIL", true
 		}
 		fmt.Printf("nbcheck: %s %s: %s, %d output(s) lost\n", status, strings.TrimSuffix(filepath.Base(path), ".ipynb"), summary, lost)
@@ -105,16 +112,16 @@ func text(v any) string {
 // check returns the number of expected outputs missing from the notebook at
 // path and a summary of what it checked; it names each failing cell on
 // standard error.
-func check(path string, ids map[string]string) (lost int, summary string, err error) {
+func check(path string, ids map[string]string) (lost, bad int, summary string, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0, "", err
+		return 0, 0, "", err
 	}
 	var nb struct {
 		Cells []cell `json:"cells"`
 	}
 	if err := json.Unmarshal(b, &nb); err != nil {
-		return 0, "", fmt.Errorf("%s: %v", path, err)
+		return 0, 0, "", fmt.Errorf("%s: %v", path, err)
 	}
 	var cells []nbsrc.Cell
 	for _, c := range nb.Cells {
@@ -122,7 +129,7 @@ func check(path string, ids map[string]string) (lost int, summary string, err er
 	}
 	funcs := nbsrc.Declared(cells)
 	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
-	nfig, nprint, ncode := 0, 0, 0
+	nfig, nprint, ncode, bad := 0, 0, 0, 0
 	for i, c := range nb.Cells {
 		if c.CellType != "code" {
 			continue
@@ -165,6 +172,13 @@ func check(path string, ids map[string]string) (lost int, summary string, err er
 		}
 		var problems []string
 		exact := !eff.Indirect && eff.Displays == 0
+		shows := eff.Shows
+		if eff.Loop {
+			// Shown in a loop over the figure functions the cell names: one
+			// image and caption per function named (at least one per call).
+			shows = max(len(eff.Figures), eff.Shows)
+			exact = exact && len(eff.Figures) > 0
+		}
 		miss := func(what string, wantN, got int) {
 			if got < wantN {
 				lost += wantN - got
@@ -173,21 +187,22 @@ func check(path string, ids map[string]string) (lost int, summary string, err er
 				problems = append(problems, fmt.Sprintf("%d %s where the source shows %d", got, what, wantN))
 			}
 		}
-		miss("image(s)", eff.Shows, images)
-		miss("caption(s) with numbers", eff.Shows, len(captions))
+		miss("image(s)", shows, images)
+		miss("caption(s) with numbers", shows, len(captions))
 		miss("interactive view(s)", eff.Interactive, iframes)
-		if exact && len(want) == eff.Shows && len(captions) == len(want) && strings.Join(captions, ",") != strings.Join(want, ",") {
+		if exact && len(want) == shows && len(captions) == len(want) && strings.Join(captions, ",") != strings.Join(want, ",") {
 			problems = append(problems, fmt.Sprintf("captions for figures %v, the source shows %v", captions, want))
 		}
 		if eff.Prints && strings.TrimSpace(stdout.String()) == "" {
 			lost++
 			problems = append(problems, "the cell prints but its printed output is missing")
 		}
-		nfig += eff.Shows
+		nfig += shows
 		if eff.Prints {
 			nprint++
 		}
 		if len(problems) > 0 {
+			bad++
 			first, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(src), "%%")), "\n")
 			if len(first) > 60 {
 				first = first[:60]
@@ -196,9 +211,9 @@ func check(path string, ids map[string]string) (lost int, summary string, err er
 		}
 	}
 	if ncode == 0 {
-		return lost, "no code cells", nil
+		return lost, bad, "no code cells", nil
 	}
-	return lost, fmt.Sprintf("%d figure(s) (image + caption), %d printing cell(s)", nfig, nprint), nil
+	return lost, bad, fmt.Sprintf("%d figure(s) (image + caption), %d printing cell(s)", nfig, nprint), nil
 }
 
 // normalizeFile removes what changes from run to run without changing what

@@ -23,7 +23,10 @@ type Cell struct {
 var (
 	showRe        = regexp.MustCompile(`\bfigures\.(MustShow|Show|ShowSVG)\(`)
 	interactiveRe = regexp.MustCompile(`\bfigures\.ShowInteractive\(`)
-	figFuncRe     = regexp.MustCompile(`\bfigures\.(Fig\w+)\(`)
+	figFuncRe     = regexp.MustCompile(`\bfigures\.(Fig[XP]?\d\w*)\b`)
+	figCallRe     = regexp.MustCompile(`\bfigures\.(?:Fig[XP]?\d\w*\(|Make\("[^"]+"\))`)
+	figRefRe      = regexp.MustCompile(`\bfigures\.(?:Fig[XP]?\d\w*\b|Make\("[^"]+"\))`)
+	loopRe        = regexp.MustCompile(`(?m)^\s*for\b`)
 	figMakeRe     = regexp.MustCompile(`\bfigures\.Make\("([^"]+)"\)`)
 	printRe       = regexp.MustCompile(`\bfmt\.Print(f|ln)?\(`)
 	displayRe     = regexp.MustCompile(`\bgonbui\.Display\w*\(`)
@@ -34,12 +37,16 @@ var (
 
 // Effects says what running a piece of code shows.
 type Effects struct {
-	Figures     []string // figure functions ("Fig1_1EggMass1D") or ids ("id:1.1"), in call order
+	Figures     []string // figure functions ("Fig1_1EggMass1D": Fig, optional X or P, a digit …) or ids ("id:1.1"), in call order
 	Shows       int      // display-helper calls (MustShow, Show, ShowSVG)
 	Interactive int      // ShowInteractive calls
 	Prints      bool     // writes to standard output
 	Displays    int      // direct gonbui.Display… calls
 	Indirect    bool     // calls a notebook function that shows figures or displays
+	// Loop: the figures are shown in a loop over figure functions
+	// (for _, mk := range []func() …{figures.FigA, figures.FigB}); Figures
+	// then lists every figure function the cell names, called or not.
+	Loop bool
 }
 
 // Funcs maps the top-level functions declared in a notebook's code cells to
@@ -96,7 +103,12 @@ func scan(code string, fs Funcs) Effects {
 	e.Interactive = len(interactiveRe.FindAllString(code, -1))
 	e.Displays = len(displayRe.FindAllString(code, -1))
 	e.Prints = printRe.MatchString(code)
-	for _, m := range regexp.MustCompile(`\bfigures\.(?:Fig\w+\(|Make\("[^"]+"\))`).FindAllString(code, -1) {
+	figs := figCallRe
+	if e.Shows > 0 && loopRe.MatchString(code) {
+		e.Loop = true
+		figs = figRefRe
+	}
+	for _, m := range figs.FindAllString(code, -1) {
 		if mm := figFuncRe.FindStringSubmatch(m); mm != nil {
 			e.Figures = append(e.Figures, mm[1])
 		} else if mm := figMakeRe.FindStringSubmatch(m); mm != nil {
