@@ -186,10 +186,15 @@ func Headings(md string) []Heading {
 }
 
 // Anchor returns the fragment Jupyter gives a heading: its text with
-// spaces replaced by hyphens (Markdown emphasis and code marks removed).
+// spaces replaced by hyphens (Markdown emphasis and code marks removed;
+// maths keeps its dollar signs, as Jupyter and nbconvert do), with the
+// parentheses percent-encoded for use in a Markdown link.
 func Anchor(text string) string {
-	t := strings.NewReplacer("*", "", "`", "", "$", "").Replace(text)
-	return strings.ReplaceAll(strings.TrimSpace(t), " ", "-")
+	t := strings.NewReplacer("*", "", "`", "").Replace(text)
+	t = strings.ReplaceAll(strings.TrimSpace(t), " ", "-")
+	// In a Markdown link target a ")" would end the link: percent-encode
+	// the parentheses (browsers decode the fragment before matching ids).
+	return strings.NewReplacer("(", "%28", ")", "%29").Replace(t)
 }
 
 // Shown is a figure shown by a notebook: the function (or "id:…") called,
