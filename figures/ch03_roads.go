@@ -128,7 +128,7 @@ func Fig3_8RoadDistances() (*Figure, error) {
 		},
 		Width: 18 * vg.Centimeter, Height: 9.5 * vg.Centimeter,
 		Numbers: []Number{
-			Num("cities", 53, float64(n), 0),
+			Book("cities", 53, float64(n), 0, "§3.5.1"),
 			Ours(fmt.Sprintf("largest distance, km (%s–%s)", r.d.RowNames[bi], r.d.RowNames[bj]), maxKm),
 			Ours("smallest entry of B (km²)", blo),
 			Ours("largest entry of B (km²)", bhi),
@@ -198,7 +198,8 @@ func Fig3_9EuropeMap() (*Figure, error) {
 			Ours("Procrustes scale (degree units per km)", r.pro.Scale),
 			Ours("det R (−1: a reflection was needed)", mat.Det(r.pro.R)),
 		},
-		Why: "Drawn on a 10° graticule instead of the book's m_map coastline (no public-domain coastline ships with the project).",
+		Status: Redrawn,
+		Why:    "Drawn on a 10° graticule instead of the book's m_map coastline (no public-domain coastline ships with the project).",
 	}
 	for k := 0; k < 5; k++ {
 		f.Numbers = append(f.Numbers, Ours("residual, "+res[k].name, res[k].d))

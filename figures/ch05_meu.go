@@ -391,6 +391,10 @@ func meuLowest(scores map[string]float64, name string, group []string) (holds, o
 	return true, others > 0
 }
 
+// meuOrderCite is where the spectral paper states the orderings of its
+// GP-LVM scores: its discussion of Fig 7 (§4).
+const meuOrderCite = "spectral paper §4, discussion of Fig 7"
+
 func boolNum(b bool) float64 {
 	if b {
 		return 1
@@ -412,20 +416,20 @@ func meuOrderingNumbers(stick, robot *meuScored) ([]Number, []string) {
 		for i := 1; i < len(present); i++ {
 			a, b := present[i-1], present[i]
 			h := stick.score[a] > stick.score[b]
-			nums = append(nums, Num(fmt.Sprintf("stick: %s > %s (1 = yes)", a, b), 1, boolNum(h), 0))
+			nums = append(nums, Book(fmt.Sprintf("stick: %s > %s (1 = yes)", a, b), 1, boolNum(h), 0, meuOrderCite))
 			notes = append(notes, fmt.Sprintf("stick %s > %s: %s (%.0f vs %.0f)", a, b, holdsWord(h), stick.score[a], stick.score[b]))
 		}
 	}
 	if h, ok := meuGroupAbove(stick.score, distPres, graph); ok {
-		nums = append(nums, Num("stick: distance-preserving methods all above LE and LLE (1 = yes)", 1, boolNum(h), 0))
+		nums = append(nums, Book("stick: distance-preserving methods all above LE and LLE (1 = yes)", 1, boolNum(h), 0, meuOrderCite))
 		notes = append(notes, "stick distance-preserving above {LE, LLE}: "+holdsWord(h))
 	}
 	if h, ok := meuGroupAbove(robot.score, distPres, graph); ok {
-		nums = append(nums, Num("robot: distance-preserving methods all above LE and LLE (1 = yes)", 1, boolNum(h), 0))
+		nums = append(nums, Book("robot: distance-preserving methods all above LE and LLE (1 = yes)", 1, boolNum(h), 0, meuOrderCite))
 		notes = append(notes, "robot distance-preserving above {LE, LLE}: "+holdsWord(h))
 	}
 	if h, ok := meuLowest(robot.score, "MEU", distPres); ok {
-		nums = append(nums, Num("robot: MEU lowest of the distance-preserving methods (1 = yes)", 1, boolNum(h), 0))
+		nums = append(nums, Book("robot: MEU lowest of the distance-preserving methods (1 = yes)", 1, boolNum(h), 0, meuOrderCite))
 		notes = append(notes, "robot MEU lowest of the distance-preserving methods: "+holdsWord(h))
 	}
 	return nums, notes
@@ -573,7 +577,7 @@ func meuSweepFigure(id, caption string, s *meuSweep, paperBest float64) *Figure 
 	p.X.Tick.Label.Rotation = math.Pi / 4
 	p.X.Tick.Label.XAlign = -1
 	pb := meuEmbeddingPanel(fmt.Sprintf("(b) best: λ = %g", s.rhos[s.best]), s.X[s.best])
-	nums := []Number{Num("best L1 parameter λ", paperBest, s.rhos[s.best], 0)}
+	nums := []Number{Book("best L1 parameter λ", paperBest, s.rhos[s.best], 0, "spectral paper Fig "+strings.TrimPrefix(id, "P"))}
 	for i, r := range s.rhos {
 		nums = append(nums, Ours(fmt.Sprintf("score at λ = %g (%d edges)", r, s.edges[i]), s.scores[i]))
 	}
