@@ -324,3 +324,37 @@ func TestIsomapTinyScale(t *testing.T) {
 		}
 	}
 }
+
+// PCA of data at scale 1e-200 is 1e-200 times the PCA of the data on every
+// solver path (the covariance and inner-product paths formed an S or ŶŶᵀ
+// that underflowed, and returned wrong axes), with eigenvalues ×1e-400
+// (which underflow to 0) and mean ×1e-200.
+func TestPCATinyScale(t *testing.T) {
+	const s = 1e-200
+	Y := conformanceData()
+	tiny := mat.DenseCopyOf(Y)
+	tiny.Scale(s, tiny)
+	for _, method := range []PCAMethod{PCAAuto, PCACovariance, PCAGram, PCALanczos, PCARandomized} {
+		var X, Xt mat.Dense
+		var mu, mut []float64
+		for _, f := range []struct {
+			Y  mat.Matrix
+			X  *mat.Dense
+			mu *[]float64
+		}{{Y, &X, &mu}, {tiny, &Xt, &mut}} {
+			m := &PCA{Q: 2, Method: method}
+			if err := m.Fit(f.Y); err != nil {
+				t.Fatal(err)
+			}
+			m.LatentTo(f.X)
+			*f.mu = m.MeanTo(nil)
+		}
+		Xt.Scale(1/s, &Xt)
+		if !mat.EqualApprox(&X, &Xt, 1e-10*mat.Norm(&X, math.Inf(1))) {
+			t.Errorf("method %d: X(1e-200·Y)/1e-200 differs from X(Y): %v vs %v", method, Xt.RawRowView(0), X.RawRowView(0))
+		}
+		if math.Abs(mut[0]/s-mu[0]) > 1e-12*math.Abs(mu[0]) {
+			t.Errorf("method %d: μ₀ = %v·1e-200, want %v", method, mut[0]/s, mu[0])
+		}
+	}
+}

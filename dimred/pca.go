@@ -111,9 +111,15 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 			method = PCAGram
 		}
 	}
+	// The eigenproblem is solved for Y/sc (linalg.UnitScale, an exact
+	// power of two; sc = 1 and bit-identical results for data of ordinary
+	// scale): S of data ~1e-200 underflowed and gave wrong axes. μ, tr S
+	// and the eigenvalues are scaled back below.
 	yd := dense.AsDense(Y)
-	mu := linalg.ColumnMeans(yd)
-	tr := centredSumSq(yd, mu) / float64(n) // tr S = n⁻¹ Σᵢ ‖ŷᵢ‖²
+	ys, sc := linalg.UnitScale(yd)
+	yu := dense.AsDense(ys)
+	mu := linalg.ColumnMeans(yu)
+	tr := centredSumSq(yu, mu) / float64(n) * sc * sc // tr S = n⁻¹ Σᵢ ‖ŷᵢ‖²
 	if math.IsInf(tr, 0) || math.IsNaN(tr) {
 		return errs.Overflowf("PCA total variance tr S = %v", tr)
 	}
@@ -125,11 +131,11 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	m.iters = 0
 	switch method {
 	case PCACovariance:
-		vals, u, err = pcaCovariance(yd, mu, q, m.Eigen)
+		vals, u, err = pcaCovariance(yu, mu, q, m.Eigen)
 	case PCAGram:
-		vals, u, err = pcaGram(yd, mu, q, m.Eigen)
+		vals, u, err = pcaGram(yu, mu, q, m.Eigen)
 	case PCALanczos:
-		vals, u, err = pcaLanczos(yd, mu, q, m.Eigen)
+		vals, u, err = pcaLanczos(yu, mu, q, m.Eigen)
 	case PCARandomized:
 		tol := m.Tol
 		if tol == 0 {
@@ -140,7 +146,7 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 			maxIter = 30
 		}
 		var ok bool
-		vals, u, m.iters, ok, err = pcaRandomized(yd, mu, q, tol, maxIter, rand.New(rng.FitSource(m.Src)))
+		vals, u, m.iters, ok, err = pcaRandomized(yu, mu, q, tol, maxIter, rand.New(rng.FitSource(m.Src)))
 		if err == nil && !ok {
 			notConverged = fmt.Errorf("%w: randomized PCA subspace still moving after %d power iterations (Tol %g); the leading eigenvalues are nearly equal — use PCALanczos, or raise MaxIter", ErrNotConverged, m.iters, tol)
 		}
@@ -149,6 +155,10 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	}
 	if err != nil {
 		return err
+	}
+	if sc != 1 {
+		floats.Scale(sc, mu)
+		floats.Scale(sc*sc, vals)
 	}
 	for j, v := range vals {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
