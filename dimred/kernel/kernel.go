@@ -295,6 +295,9 @@ func Cross(dst *mat.Dense, k Kernel, A, B mat.Matrix) {
 	if p != pb {
 		panic(mat.ErrShape)
 	}
+	if k == nil {
+		panic("dimred: kernel.Cross: nil Kernel")
+	}
 	dense.ReuseAs(dst, n, m)
 	if mk, ok := k.(MatrixKernel); ok {
 		mk.CrossTo(dst, A, B)
@@ -317,11 +320,10 @@ func Cross(dst *mat.Dense, k Kernel, A, B mat.Matrix) {
 // BLAS path; others are evaluated on the upper triangle on all cores.
 func Gram(dst *mat.SymDense, k Kernel, Y mat.Matrix) {
 	n, _ := Y.Dims()
-	if dst.IsEmpty() {
-		dst.ReuseAsSym(n)
-	} else if dst.SymmetricDim() != n {
-		panic(mat.ErrShape)
+	if k == nil {
+		panic("dimred: kernel.Gram: nil Kernel")
 	}
+	dense.ReuseAsSym(dst, n)
 	if mk, ok := k.(MatrixKernel); ok {
 		mk.SymTo(dst, Y)
 		return

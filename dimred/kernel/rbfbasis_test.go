@@ -58,3 +58,23 @@ func TestGridTooLarge(t *testing.T) {
 	lo, hi := make([]float64, 6), []float64{1, 1, 1, 1, 1, 1}
 	Grid(lo, hi, 1000)
 }
+
+// A nil Kernel or a nil dst is the package's panic, not a nil dereference.
+func TestGramNilArguments(t *testing.T) {
+	Y := mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6})
+	for name, f := range map[string]func(){
+		"Gram nil kernel":  func() { Gram(&mat.SymDense{}, nil, Y) },
+		"Cross nil kernel": func() { Cross(&mat.Dense{}, nil, Y, Y) },
+		"Gram nil dst":     func() { Gram(nil, RBF{LengthScale: 1}, Y) },
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if msg, _ := r.(string); !strings.HasPrefix(msg, "dimred: ") {
+					t.Errorf("%s: panic %v, want the package's message", name, r)
+				}
+			}()
+			f()
+		}()
+	}
+}

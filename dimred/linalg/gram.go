@@ -3,6 +3,7 @@ package linalg
 import (
 	"runtime"
 
+	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -15,6 +16,9 @@ import (
 // uses every core (gonum's dsyrk alone is single-threaded).
 func Gram(dst *mat.SymDense, Y mat.Matrix) {
 	n, p := Y.Dims()
+	if dst == nil {
+		panic(dense.NilDst)
+	}
 	if dst.SymmetricDim() != n {
 		panic(mat.ErrShape)
 	}
