@@ -157,6 +157,54 @@ func Fig1_10OilDistances() (*Figure, error) {
 // the runner's left), the vertical axis is z (up).
 const stickView = -25 * math.Pi / 180
 
+// stickBones is the skeleton of the OSU ACCAD marker set (Vicon "Plug-in
+// Gait" names: L/R prefix; FHD/BHD front/back head, C7 neck vertebra, SHO
+// shoulder, UPA upper arm, ELB elbow, FRM forearm, WRA/WRB wrist, FIN
+// finger, FWT/BWT front/back waist, THI thigh, KNE knee, SHN shin, ANK
+// ankle, HEE heel, MT5 fifth metatarsal, TOE toe). The data's own
+// connections.txt joins only 22 pairs, two of them through the STRN marker
+// the preprocessing drops, so on its own it leaves the head floating and
+// most arm markers unconnected; these bones follow the body instead. Where
+// the preprocessing dropped a marker (CLAV, LTOE, RBAC, RBWT, RWRA, STRN,
+// T10) the bone skips to the next marker along the limb.
+var stickBones = [][2]string{
+	// head ring and neck
+	{"LFHD", "RFHD"}, {"RFHD", "RBHD"}, {"RBHD", "LBHD"}, {"LBHD", "LFHD"},
+	{"LBHD", "C7"}, {"RBHD", "C7"},
+	// shoulders (the spine markers T10 and STRN are dropped; the torso is
+	// the shoulder–waist quadrilateral below)
+	{"C7", "LSHO"}, {"C7", "RSHO"},
+	// arms
+	{"LSHO", "LUPA"}, {"LUPA", "LELB"}, {"LELB", "LFRM"}, {"LFRM", "LWRA"}, {"LFRM", "LWRB"},
+	{"LWRA", "LWRB"}, {"LWRA", "LFIN"}, {"LWRB", "LFIN"},
+	{"RSHO", "RUPA"}, {"RUPA", "RELB"}, {"RELB", "RFRM"}, {"RFRM", "RWRB"}, {"RWRB", "RFIN"},
+	// torso and pelvis
+	{"LSHO", "LFWT"}, {"RSHO", "RFWT"}, {"LFWT", "RFWT"}, {"LFWT", "LBWT"},
+	// legs
+	{"LFWT", "LTHI"}, {"LTHI", "LKNE"}, {"LKNE", "LSHN"}, {"LSHN", "LANK"},
+	{"LANK", "LHEE"}, {"LANK", "LMT5"}, {"LHEE", "LMT5"},
+	{"RFWT", "RTHI"}, {"RTHI", "RKNE"}, {"RKNE", "RSHN"}, {"RSHN", "RANK"},
+	{"RANK", "RHEE"}, {"RANK", "RMT5"}, {"RHEE", "RMT5"}, {"RMT5", "RTOE"}, {"RHEE", "RTOE"},
+}
+
+// stickSkeleton returns stickBones as index pairs into markers, skipping
+// bones whose markers are absent.
+func stickSkeleton(markers []string) [][2]int {
+	index := make(map[string]int, len(markers))
+	for i, m := range markers {
+		index[m] = i
+	}
+	var edges [][2]int
+	for _, b := range stickBones {
+		i, okI := index[b[0]]
+		j, okJ := index[b[1]]
+		if okI && okJ {
+			edges = append(edges, [2]int{i, j})
+		}
+	}
+	return edges
+}
+
 // stickPanel draws frame row of the stick data with its skeleton.
 func stickPanel(ds *datasets.Dataset, row int) *plot.Plot {
 	k := len(ds.Markers)
@@ -167,7 +215,7 @@ func stickPanel(ds *datasets.Dataset, row int) *plot.Plot {
 		ys[m] = z
 	}
 	p := hideAll(newPlot(fmt.Sprintf("frame %d (t = %.2f s)", ds.Frames[row], float64(ds.Frames[row])/120), "", ""))
-	for _, e := range ds.Edges {
+	for _, e := range stickSkeleton(ds.Markers) {
 		p.Add(line([]float64{xs[e[0]], xs[e[1]]}, []float64{ys[e[0]], ys[e[1]]}, color.Black, 1.5))
 	}
 	p.Add(scatter(xs, ys, theoryRed, 2, nil))
@@ -190,13 +238,13 @@ func Fig1_11StickMan() (*Figure, error) {
 	}
 	return &Figure{
 		ID:      "1.11",
-		Caption: "The stick man data: three frames of a motion-capture run (34 markers in 3-D, per-frame centred and scaled by 1/400), drawn with the skeleton connections; the body angle changes through the run.",
+		Caption: "The stick man data: three frames of a motion-capture run (34 markers in 3-D, per-frame centred and scaled by 1/400), drawn with a skeleton joining the markers along the body (head, neck, arms, torso, legs); the body angle changes through the run.",
 		Data:    "stick",
 		Panels:  panels,
 		Cols:    3,
 		Width:   21 * vg.Centimeter,
 		Height:  9 * vg.Centimeter,
-		Numbers: []Number{Ours("frames n", float64(n)), Ours("features p", float64(p)), Ours("skeleton connections", float64(len(ds.Edges)))},
+		Numbers: []Number{Ours("frames n", float64(n)), Ours("features p", float64(p)), Ours("skeleton bones", float64(len(stickSkeleton(ds.Markers))))},
 	}, nil
 }
 

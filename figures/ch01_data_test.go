@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/datasets/dstest"
 )
 
@@ -68,6 +69,37 @@ func TestFig1_11StickMan(t *testing.T) {
 		t.Errorf("1.11: %d panels, numbers %+v", len(f.Panels), f.Numbers)
 	}
 	checkGolden(t, f)
+}
+
+// The skeleton must join every marker the preprocessing keeps into one
+// body: the review of the first drawing found the head floating free and
+// arm markers unconnected.
+func TestStickSkeletonConnected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the real data")
+	}
+	ds, err := datasets.Stick()
+	dstest.Check(t, err)
+	k := len(ds.Markers)
+	parent := make([]int, k)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
+	for _, e := range stickSkeleton(ds.Markers) {
+		parent[find(e[0])] = find(e[1])
+	}
+	for m := range k {
+		if find(m) != find(0) {
+			t.Errorf("marker %s is not joined to %s", ds.Markers[m], ds.Markers[0])
+		}
+	}
 }
 
 func TestFig1_13Spellman(t *testing.T) {
