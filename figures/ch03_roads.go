@@ -123,8 +123,8 @@ func Fig3_8RoadDistances() (*Figure, error) {
 			"(b) the centred similarity matrix B = −½HDH derived from them.",
 		Data: "europe_roads",
 		Panels: []*plot.Plot{
-			imagePanel("(a) road distances", r.d.D, false, cityTicks(n)),
-			imagePanel("(b) centred similarity B", r.B, false, cityTicks(n)),
+			imagePanelBar("(a) road distances (km)", r.d.D, false, cityTicks(n)),
+			imagePanelBar("(b) centred similarity B (km²)", r.B, false, cityTicks(n)),
 		},
 		Width: 18 * vg.Centimeter, Height: 9.5 * vg.Centimeter,
 		Numbers: []Number{
@@ -276,15 +276,31 @@ func Fig3_11RoadReconstruction() (*Figure, error) {
 		}
 	}
 	mean /= float64(n*(n-1)) / 2
+	// One grey scale for (a) and (b), so that the two images can be
+	// compared; (c) plots every pair's d̂ against d, which shows what the
+	// images cannot: 2-D Euclidean distances fall short of road distances.
+	lo, hi := 0.0, math.Max(maxEntry(r.d.D), maxEntry(Dx))
+	var ds, dh []float64
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			ds = append(ds, r.d.D.At(i, j))
+			dh = append(dh, Dx.At(i, j))
+		}
+	}
+	sc := newPlot("(c) every pair", "road distance d (km)", "reconstructed d̂ (km)")
+	sc.Add(line([]float64{0, hi}, []float64{0, hi}, color.RGBA{R: 150, G: 150, B: 150, A: 255}, 0.8))
+	sc.Add(scatter(ds, dh, color.NRGBA{R: 40, G: 60, B: 160, A: 140}, 1.2, nil))
+	equalAxes(sc, 0, hi*1.02)
 	return &Figure{
 		ID:      "3.11",
-		Caption: "The original intercity road distances (a) and the distances reconstructed from the 2-D latent configuration (b).",
+		Caption: "The original intercity road distances (a) and the distances reconstructed from the 2-D latent configuration (b), on one grey scale; (c) each pair's reconstructed distance against its road distance (grey: d̂ = d).",
 		Data:    "europe_roads",
 		Panels: []*plot.Plot{
-			imagePanel("(a) road distances", r.d.D, false, cityTicks(n)),
-			imagePanel("(b) reconstructed distances", Dx, false, cityTicks(n)),
+			imagePanelRange("(a) road distances (km)", r.d.D, lo, hi, false, cityTicks(n)),
+			imagePanelRange("(b) reconstructed distances (km)", Dx, lo, hi, false, cityTicks(n)),
+			sc,
 		},
-		Width: 18 * vg.Centimeter, Height: 9.5 * vg.Centimeter,
+		Width: 27 * vg.Centimeter, Height: 9.5 * vg.Centimeter,
 		Numbers: []Number{
 			Ours("mean |d̂ − d| (km)", mean),
 			Ours("largest |d̂ − d| (km)", mx),
@@ -297,4 +313,10 @@ func init() {
 	Register("3.9", 3, Fig3_9EuropeMap)
 	Register("3.10", 3, Fig3_10RoadEigenvalues)
 	Register("3.11", 3, Fig3_11RoadReconstruction)
+}
+
+// maxEntry returns the largest entry of m.
+func maxEntry(m mat.Matrix) float64 {
+	_, hi := matrixRange(m)
+	return hi
 }
