@@ -3,6 +3,7 @@ package figures
 import (
 	"image/color"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -146,4 +147,18 @@ func ellipse(cx, cy, a, b, theta float64, n int) (xs, ys []float64) {
 // so circles look round in a square panel.
 func equalAxes(p *plot.Plot, lo, hi float64) {
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
+}
+
+// plainTicks is plot.DefaultTicks with labels printed by %g, so that ticks
+// read "-175" and "2.5" rather than "-175.00" and "2.50".
+type plainTicks struct{}
+
+func (plainTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+		}
+	}
+	return ts
 }
