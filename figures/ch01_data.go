@@ -6,6 +6,8 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"sort"
+	"strings"
 
 	"github.com/dimredbook/book/dimred/highdim"
 
@@ -265,37 +267,116 @@ func Fig1_12StickDistances() (*Figure, error) {
 // column of Fig 1.13 (6178 genes → 1030 columns).
 const spellmanBin = 6
 
+// spellmanSat is the log ratio at which Fig 1.13's colours saturate: the
+// bins average 6 genes, which shrinks their values, so ±0.5 rather than ±1
+// keeps the bands visible.
+const spellmanSat = 0.5
+
 // spellmanImage renders the arrays × genes matrix (NaN = missing) as an
-// image, one pixel row per array, genes binned by spellmanBin: red for
-// positive log ratios, green for negative (the microarray convention),
-// saturating at ±1, grey where every value of a bin is missing.
-func spellmanImage(Y *mat.Dense) *image.RGBA {
+// image, one pixel row per array, the genes in the given order binned by
+// spellmanBin, coloured by divergingMap saturating at ±spellmanSat, mid grey where
+// every value of a bin is missing.
+func spellmanImage(Y *mat.Dense, order []int) *image.RGBA {
 	n, p := Y.Dims()
 	w := (p + spellmanBin - 1) / spellmanBin
 	img := image.NewRGBA(image.Rect(0, 0, w, n))
 	for i := range n {
 		for c := range w {
 			s, cnt := 0.0, 0
-			for j := c * spellmanBin; j < min(p, (c+1)*spellmanBin); j++ {
-				if v := Y.At(i, j); !math.IsNaN(v) {
+			for k := c * spellmanBin; k < min(p, (c+1)*spellmanBin); k++ {
+				if v := Y.At(i, order[k]); !math.IsNaN(v) {
 					s += v
 					cnt++
 				}
 			}
 			if cnt == 0 {
-				img.Set(c, i, color.RGBA{R: 160, G: 160, B: 160, A: 255})
+				img.Set(c, i, color.RGBA{R: 140, G: 140, B: 140, A: 255})
 				continue
 			}
-			v := math.Max(-1, math.Min(1, s/float64(cnt)))
-			g := uint8(math.Round(255 * math.Abs(v)))
-			if v >= 0 {
-				img.Set(c, i, color.RGBA{R: g, A: 255})
-			} else {
-				img.Set(c, i, color.RGBA{G: g, A: 255})
-			}
+			img.Set(c, i, divergingMap((s/float64(cnt)/spellmanSat+1)/2))
 		}
 	}
 	return img
+}
+
+// divergingMap is a colour-blind-safe diverging map (ColorBrewer RdBu's
+// end points): t = 0 blue (down-regulated), 0.5 white, 1 red (up).
+func divergingMap(t float64) color.Color {
+	t = math.Max(0, math.Min(1, t))
+	blue, red := [3]float64{33, 102, 172}, [3]float64{178, 24, 43}
+	end, u := blue, 1-2*t
+	if t > 0.5 {
+		end, u = red, 2*t-1
+	}
+	c := func(k int) uint8 { return uint8(math.Round(255 + u*(end[k]-255))) }
+	return color.RGBA{R: c(0), G: c(1), B: c(2), A: 255}
+}
+
+// spellmanPeakOrder orders the genes by the time of their peak in the
+// alpha-factor time course (arrays named "alpha<minutes>"): it picks the
+// period T in 40…120 min with the most Fourier power summed over genes,
+// fits each gene's phase at that period (missing values skipped, each
+// gene centred) and sorts by peak time in [0, T). Genes with fewer than
+// half of the alpha arrays observed go last, in file order.
+func spellmanPeakOrder(ds *datasets.Dataset) (order []int, period float64) {
+	n, p := ds.Y.Dims()
+	var rows []int
+	var times []float64
+	for i := range n {
+		var m float64
+		if _, err := fmt.Sscanf(ds.RowNames[i], "alpha%g", &m); err == nil && strings.HasPrefix(ds.RowNames[i], "alpha") {
+			rows, times = append(rows, i), append(times, m)
+		}
+	}
+	coef := func(j int, T float64) (re, im float64, ok bool) {
+		mean, cnt := 0.0, 0
+		for _, i := range rows {
+			if v := ds.Y.At(i, j); !math.IsNaN(v) {
+				mean += v
+				cnt++
+			}
+		}
+		if 2*cnt < len(rows) {
+			return 0, 0, false
+		}
+		mean /= float64(cnt)
+		for k, i := range rows {
+			if v := ds.Y.At(i, j); !math.IsNaN(v) {
+				a := 2 * math.Pi * times[k] / T
+				re += (v - mean) * math.Cos(a)
+				im += (v - mean) * math.Sin(a)
+			}
+		}
+		return re, im, true
+	}
+	best := math.Inf(-1)
+	for T := 40.0; T <= 120; T++ {
+		pow := 0.0
+		for j := range p {
+			if re, im, ok := coef(j, T); ok {
+				pow += re*re + im*im
+			}
+		}
+		if pow > best {
+			best, period = pow, T
+		}
+	}
+	peak := make([]float64, p)
+	for j := range p {
+		re, im, ok := coef(j, period)
+		if !ok {
+			peak[j] = math.Inf(1)
+			continue
+		}
+		// v ≈ A cos(2πt/T − φ) with φ = atan2(im, re): the peak is at t = φT/2π.
+		peak[j] = math.Mod(math.Atan2(im, re)/(2*math.Pi)+1, 1) * period
+	}
+	order = make([]int, p)
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool { return peak[order[a]] < peak[order[b]] })
+	return order, period
 }
 
 // Fig1_13SpellmanData is book Fig 1.13 (§1.8), "the Spellman data": the
@@ -308,9 +389,14 @@ func Fig1_13SpellmanData() (*Figure, error) {
 		return nil, fmt.Errorf("figure 1.13: %w", err)
 	}
 	n, p := ds.Y.Dims()
-	img := spellmanImage(ds.Y)
-	pl := newPlot(fmt.Sprintf("Spellman yeast cell cycle: %d arrays × %d genes", n, p), "gene (file order; 6 genes per pixel column)", "")
+	order, period := spellmanPeakOrder(ds)
+	img := spellmanImage(ds.Y, order)
+	pl := newPlot(fmt.Sprintf("Spellman yeast cell cycle: %d arrays × %d genes", n, p),
+		fmt.Sprintf("gene, ordered by peak time in the alpha-factor course (period %.0f min); 6 genes per pixel column", period), "")
 	pl.Add(plotter.NewImage(img, 0, 0, float64(p), float64(n)))
+	fp, fn := float64(p), float64(n)
+	pl.Add(colourBar{X0: 1.015 * fp, X1: 1.03 * fp, Y0: 0, Y1: fn, Min: -spellmanSat, Max: spellmanSat, Ticks: []float64{-spellmanSat, 0, spellmanSat}, Format: "%g",
+		Map: divergingMap})
 	// Group boundaries and names (array 0 at the top).
 	counts := ds.ClassCounts()
 	var ticks []plot.Tick
@@ -324,7 +410,9 @@ func Fig1_13SpellmanData() (*Figure, error) {
 		}
 	}
 	pl.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = 0, float64(p), 0, float64(n)
+	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = 0, 1.08*fp, 0, fn
+	pl.X.Tick.Marker = plot.ConstantTicks(nil)
+	pl.X.LineStyle.Width = 0
 	missing := 0
 	for i := range n {
 		for j := range p {
@@ -335,7 +423,7 @@ func Fig1_13SpellmanData() (*Figure, error) {
 	}
 	return &Figure{
 		ID:      "1.13",
-		Caption: "The Spellman data: yeast cell-cycle expression (log ratios; red up, green down, grey missing) for 6178 genes on 77 arrays in five experiment groups. Each pixel column averages 6 consecutive genes.",
+		Caption: "The Spellman data: yeast cell-cycle expression (log ratios, 6-gene bin averages saturated at ±0.5; red up, blue down, grey missing) for 6178 genes on 77 arrays in five experiment groups. Genes are ordered by the time of their peak in the alpha-factor course, so the cell cycle shows as diagonal bands; each pixel column averages 6 neighbouring genes.",
 		Data:    "spellman",
 		Panels:  []*plot.Plot{pl},
 		Width:   24 * vg.Centimeter,
@@ -344,6 +432,7 @@ func Fig1_13SpellmanData() (*Figure, error) {
 			Ours("arrays n", float64(n)),
 			Ours("genes p", float64(p)),
 			Ours("missing values (%)", 100*float64(missing)/float64(n*p)),
+			Ours("alpha-factor period with the most power (min)", period),
 		},
 	}, nil
 }
