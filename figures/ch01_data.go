@@ -470,7 +470,11 @@ func Fig1_15GridVowelDistances() (*Figure, error) {
 		n, _ := ds.Y.Dims()
 		stand = ds.Y.Slice(0, min(500, n), 0, 256)
 	}
-	return fig1_15(stand)
+	f, err := fig1_15(stand)
+	if err != nil {
+		return nil, fmt.Errorf("figure %s: %w", "1.15", err)
+	}
+	return f, nil
 }
 
 // fig1_15 draws Fig 1.15 with the stand-in data (nil: theory only).

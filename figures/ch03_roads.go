@@ -146,7 +146,7 @@ func Fig3_8RoadDistances() (*Figure, error) {
 func Fig3_9EuropeMap() (*Figure, error) {
 	r, err := fitRoads()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("figure %s: %w", "3.9", err)
 	}
 	coast, cerr := datasets.Coastlines("50m")
 	if cerr != nil {
