@@ -203,6 +203,9 @@ func Fig2_2GenerativeModel() (*Figure, error) {
 		pc.Add(line(ex, ey, ch2Red, 1.2))
 	}
 	equalAxes(pc, lo, hi)
+	for _, p := range []*plot.Plot{pa, pb, pc} {
+		p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
+	}
 
 	// Numbers: the sample covariance of (c) against C.
 	Y := mat.NewDense(g.n, 2, nil)
