@@ -529,6 +529,9 @@ func FigX4_2ComponentsFor90() (*Figure, error) {
 	p.Legend.Add(fmt.Sprintf("linear PCA: %d", lin), l3)
 	p.Legend.Top = false
 	p.Legend.Left = false
+	// Keep the legend left of the dashed marker lines near the right edge.
+	p.Legend.XOffs = -vg.Points(75)
+	p.Legend.YOffs = vg.Points(4)
 	p.X.Min, p.X.Max = 0, 360
 	p.Y.Min, p.Y.Max = 0, 1.02
 	return &Figure{
