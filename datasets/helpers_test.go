@@ -37,11 +37,15 @@ func needMirror(t testing.TB) string {
 }
 
 // isolate points the cache at a fresh temporary directory, and the mirror
-// at mirror ("" unsets it), for the duration of the test.
+// at mirror ("" unsets it), for the duration of the test. It also clears
+// DIMRED_OFFLINE, so the download tests (against a local test server) run
+// the same when the caller has set it; tests of offline behaviour set it
+// themselves.
 func isolate(t *testing.T, mirror string) string {
 	t.Helper()
 	cache := t.TempDir()
 	t.Setenv("DIMRED_CACHE", cache)
 	t.Setenv("DIMRED_DATA", mirror)
+	t.Setenv("DIMRED_OFFLINE", "")
 	return cache
 }

@@ -2,11 +2,13 @@ package datasets
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -104,9 +106,29 @@ func Lookup(dataset, file string) (File, error) {
 // to FetchSettings.Progress.
 const ProgressThreshold = 1 << 20
 
+// Time limits of a download. A server that cannot be reached fails after
+// connectTimeout; one that stops sending (before the headers or in the
+// middle of the body) after stallTimeout without a byte; a slow but steady
+// download may take up to a total of downloadTimeout.
+var (
+	connectTimeout  = 10 * time.Second
+	stallTimeout    = 30 * time.Second
+	downloadTimeout = 30 * time.Minute
+)
+
 // httpClient fetches registry URLs; tests replace it. Redirects (GitHub
 // sends raw files through one) are followed only to https URLs.
-var httpClient = &http.Client{Timeout: 5 * time.Minute, CheckRedirect: httpsOnly}
+var httpClient = &http.Client{
+	Timeout:       downloadTimeout,
+	CheckRedirect: httpsOnly,
+	Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: connectTimeout, KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout:   connectTimeout,
+		ResponseHeaderTimeout: stallTimeout,
+		ForceAttemptHTTP2:     true,
+	},
+}
 
 func httpsOnly(req *http.Request, via []*http.Request) error {
 	if req.URL.Scheme != "https" {
@@ -310,8 +332,20 @@ func download(client *http.Client, f File, dst string, progress io.Writer) ([]by
 	if b, err := readVerified(dst, f); err == nil {
 		return b, nil
 	}
-	resp, err := client.Get(f.URL)
+	// The request is cancelled when no byte has arrived for stallTimeout.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stall := time.AfterFunc(stallTimeout, cancel)
+	defer stall.Stop()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.URL, nil)
 	if err != nil {
+		return nil, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("GET %s: no response for %v: %w", f.URL, stallTimeout, err)
+		}
 		return nil, err
 	}
 	defer resp.Body.Close()
@@ -338,7 +372,7 @@ func download(client *http.Client, f File, dst string, progress io.Writer) ([]by
 			}
 		}
 	}()
-	var body io.Reader = io.LimitReader(resp.Body, f.Size+1)
+	var body io.Reader = &stallReader{r: io.LimitReader(resp.Body, f.Size+1), t: stall}
 	if f.Size > ProgressThreshold && progress != nil {
 		body = &progressReader{r: body, total: f.Size, name: f.Dataset + "/" + f.Name, w: progress}
 	}
@@ -349,6 +383,9 @@ func download(client *http.Client, f File, dst string, progress io.Writer) ([]by
 		pr.finish()
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("downloading %s: stalled, no data for %v: %w", f.URL, stallTimeout, err)
+		}
 		return nil, fmt.Errorf("downloading %s: %w", f.URL, err)
 	}
 	b := buf.Bytes()
@@ -366,6 +403,20 @@ func download(client *http.Client, f File, dst string, progress io.Writer) ([]by
 	}
 	ok = true
 	return b, nil
+}
+
+// stallReader restarts the stall timer whenever data arrive.
+type stallReader struct {
+	r io.Reader
+	t *time.Timer
+}
+
+func (s *stallReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if n > 0 {
+		s.t.Reset(stallTimeout)
+	}
+	return n, err
 }
 
 const partSuffix = ".part"

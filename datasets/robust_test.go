@@ -336,3 +336,39 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 		}
 	}
 }
+
+// A server that stops sending in the middle of the body is given up after
+// stallTimeout without data, not after the whole-download limit, and the
+// cache is left clean. (Issue: a stalled download hung for minutes.)
+func TestDownloadStalled(t *testing.T) {
+	content := body(4096)
+	release := make(chan struct{})
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(content)))
+		w.Write(content[:100])
+		w.(http.Flusher).Flush()
+		select { // stall until the client gives up or the test ends
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	old := stallTimeout
+	stallTimeout = 300 * time.Millisecond
+	t.Cleanup(func() { stallTimeout = old })
+	cache := isolate(t, "")
+	useClient(t, srv.Client())
+	f := fakeFile(srv, "stall.txt", content)
+	start := time.Now()
+	_, _, err := resolve(f, true, nil)
+	if err == nil || !strings.Contains(err.Error(), "stalled") {
+		t.Fatalf("err = %v, want a stalled download", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("gave up after %v, want about %v", d, stallTimeout)
+	}
+	if got := listCache(t, cache); len(got) != 0 {
+		t.Errorf("cache not clean: %v", got)
+	}
+}

@@ -35,7 +35,9 @@
 //	           the unifying view: SpectralModel, ImpliedCovariance; the
 //	           mattress model: LatticeSprings, Stiffness, SpringEnergy,
 //	           SampleGRF, OUPrecision; quality: CoRankingMatrix,
-//	           NeighbourhoodCurves (Q_NX, LCMC)
+//	           NeighbourhoodCurves (Q_NX, LCMC); the maximum-entropy
+//	           family (paper §2–4): MEU, AcyclicLLE, DRILL (DRILLPath for
+//	           the L1 sweep), and GPLVMScore, the paper's embedding score
 //	Chapter 6  GTM (with MagnificationFactors), DensityNetwork
 //
 // # Packages beneath

@@ -134,6 +134,8 @@ func Fig1_9OilFlowSchematic() (*Figure, error) {
 		ID:      "1.9",
 		Caption: "The oil data: a pipe carrying oil, water and gas in one of three flow regimes (homogeneous, stratified, annular), measured by gamma-ray densitometry along beams crossing the pipe, each at two energies, giving 12 features (schematic; the beam layout is illustrative).",
 		Data:    "schematic",
+		Status:  Redrawn,
+		Why:     "The draft's figure is a picture of the pipe's cross-sections and sensor beams; ours is a schematic drawn from its description, with an illustrative beam layout.",
 		Panels:  []*plot.Plot{hom, str, ann, sen},
 		Cols:    4,
 		Width:   28 * vg.Centimeter,
@@ -382,7 +384,7 @@ func spellmanPeakOrder(ds *datasets.Dataset) (order []int, period float64) {
 // Fig1_13SpellmanData is book Fig 1.13 (§1.8), "the Spellman data": the
 // 77 × 6178 expression matrix (arrays as rows, grouped by experiment; genes
 // as columns), as a heat map. The book's picture is an external diagram;
-// this is the natural reimplementation the catalog suggests.
+// this is the natural reimplementation the reference computation suggests.
 func Fig1_13SpellmanData() (*Figure, error) {
 	ds, err := datasets.SpellmanWithMissing()
 	if err != nil {
@@ -425,6 +427,8 @@ func Fig1_13SpellmanData() (*Figure, error) {
 		ID:      "1.13",
 		Caption: "The Spellman data: yeast cell-cycle expression (log ratios, 6-gene bin averages saturated at ±0.5; red up, blue down, grey missing) for 6178 genes on 77 arrays in five experiment groups. Genes are ordered by the time of their peak in the alpha-factor course, so the cell cycle shows as diagonal bands; each pixel column averages 6 neighbouring genes.",
 		Data:    "spellman",
+		Status:  Redrawn,
+		Why:     "The draft shows a picture of the expression matrix; ours is a heat map drawn from the data.",
 		Panels:  []*plot.Plot{pl},
 		Width:   24 * vg.Centimeter,
 		Height:  9 * vg.Centimeter,
@@ -453,7 +457,7 @@ func Fig1_14SpellmanDistances() (*Figure, error) {
 
 // gridVowelP is the dimension of the book's Grid-corpus vowel features:
 // 33 vowel models × 5 states × 75 means, plus as many log standard
-// deviations (catalog book-ch1-2.md §1.2).
+// deviations (reference computation).
 const gridVowelP = 24750
 
 // Fig1_15GridVowelDistances is book Fig 1.15 (§1.9): interpoint squared
@@ -499,7 +503,7 @@ func fig1_15(stand mat.Matrix) (*Figure, error) {
 		Data:    "grid_vowels",
 		Panels:  []*plot.Plot{pl},
 		Numbers: []Number{
-			Num("predicted variance 8/p", 0.000323, pred, printedTol(0.000323)),
+			Book("predicted variance 8/p", 0.000323, pred, printedTol(0.000323), "Fig 1.15 caption"),
 		},
 		Status: NotReproducible,
 		Why:    "The Grid-corpus vowel features (HTK synthesis models of 34 speakers, private Sheffield data) are not public, so the histogram and the book's variance of squared distances, 0.07, cannot be recomputed (there is no value of ours to report); the predicted 8/p = 0.000323 and the theory curve G(12375, 6187.5) are reproduced.",

@@ -19,7 +19,7 @@ func makeData(t *testing.T, mk func() (*Figure, error)) *Figure {
 
 func TestFig1_9OilSchematic(t *testing.T) {
 	f := makeData(t, Fig1_9OilFlowSchematic)
-	if f.Data != "schematic" || len(f.Panels) != 4 || f.Resolve() != Reproduced {
+	if f.Data != "schematic" || len(f.Panels) != 4 || f.Resolve() != Redrawn {
 		t.Errorf("1.9: data %q, %d panels, status %s", f.Data, len(f.Panels), f.Resolve())
 	}
 	checkGolden(t, f)
@@ -111,7 +111,7 @@ func TestFig1_13Spellman(t *testing.T) {
 	for _, n := range f.Numbers {
 		got[n.Name] = n.Ours
 	}
-	// shared/datasets/README.md: 77 arrays, 6178 genes, 5.9% missing.
+	// the data set's description: 77 arrays, 6178 genes, 5.9% missing.
 	if got["arrays n"] != 77 || got["genes p"] != 6178 || math.Abs(got["missing values (%)"]-5.9) > 0.05 {
 		t.Errorf("1.13 numbers %v", got)
 	}

@@ -16,7 +16,7 @@ import (
 
 // Chapter 1's interpoint squared-distance histograms (Figs 1.8, 1.10, 1.12,
 // 1.14–1.16) share one convention, the author's
-// dimredPlotSquaredDistances.m (catalog book-ch1-2.md §1.1): standardise
+// dimredPlotSquaredDistances.m (reference computation): standardise
 // each column (normaliser n−1), take v_ij = ‖z_i − z_j‖²/p over i < j, plot
 // the density histogram on [0, 6] and overlay the gamma density
 // G(p/2, p/4) that independent Gaussian features would give. The caption
@@ -113,6 +113,15 @@ func printedTol(v float64) float64 {
 	return 0.5 * math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-2)
 }
 
+// interpointNumber is a number the caption of book Fig id prints (book
+// NaN: none), to three significant figures.
+func interpointNumber(name string, book, ours float64, id string) Number {
+	if math.IsNaN(book) {
+		return Ours(name, ours)
+	}
+	return Book(name, book, ours, printedTol(book), "Fig "+id+" caption")
+}
+
 // interpointFigure draws the standard interpoint squared-distance histogram
 // of Y with the independent-features theory curve G(p/2, p/4), and states
 // the sample variance of the normalised squared distances and the
@@ -130,8 +139,8 @@ func interpointFigure(id, caption, data string, Y mat.Matrix, bookVariance, book
 		ID: id, Caption: caption, Data: data,
 		Panels: []*plot.Plot{h.panel(fmt.Sprintf("p = %d", p), [2]float64{a, b})},
 		Numbers: []Number{
-			{Name: "variance of squared distances", Book: bookVariance, Ours: h.variance, Tol: printedTol(bookVariance)},
-			{Name: "predicted variance 8/p", Book: bookPredicted, Ours: pred, Tol: printedTol(bookPredicted)},
+			interpointNumber("variance of squared distances", bookVariance, h.variance, id),
+			interpointNumber("predicted variance 8/p", bookPredicted, pred, id),
 		},
 	}, nil
 }
@@ -156,7 +165,7 @@ func Fig1_8GaussianDistances() (*Figure, error) {
 // N(0, W Wᵀ + 10⁻² I) with W 1000×2 standard normal. (a) overlays the
 // curve for 1000 independent features, G(500, 250); (b) the curve for two,
 // G(1, 0.5), which fits "much better". The figure states the L1 distance
-// between the histogram and each curve; the catalog reports a sample
+// between the histogram and each curve; the reference computation reports a sample
 // variance of about 3.8 (three seeds) against 0.008 predicted.
 func Fig1_16StructuredGaussian() (*Figure, error) {
 	const n, p, q = 1000, 1000, 2

@@ -22,10 +22,11 @@ const eggLo, eggHi = 0.95, 1.05
 // eggNumbers states the three masses in percent beside the caption's.
 func eggNumbers(p int, yolk, green, white float64) []Number {
 	y, g, w := highdim.EggMasses(p, eggLo, eggHi)
+	where := fmt.Sprintf("Fig 1.%d caption", p)
 	return []Number{
-		Num("yolk mass (%)", yolk, 100*y, 0.05),
-		Num("green mass (%)", green, 100*g, 0.05),
-		Num("white mass (%)", white, 100*w, 0.05),
+		Book("yolk mass (%)", yolk, 100*y, 0.05, where),
+		Book("green mass (%)", green, 100*g, 0.05, where),
+		Book("white mass (%)", white, 100*w, 0.05, where),
 	}
 }
 
@@ -169,7 +170,7 @@ func Fig1_4DistanceSchematic() (*Figure, error) {
 // Fig1_5MassAgainstDimension is book Fig 1.5 (§1.1.2): the yolk, green and
 // white masses for D = 1, 2, 4, …, 1024 as a stacked area over log₂ D.
 // The white band is 1 − GAMMACDF(1.05²) (dimredDimensionMass.m); the
-// catalog's table gives the acceptance values. The caption states no
+// reference computation's table gives the acceptance values. The caption states no
 // number: we report the white band's peak and the crossing points.
 func Fig1_5MassAgainstDimension() (*Figure, error) {
 	var xs, yolk, inner []float64

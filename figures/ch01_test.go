@@ -40,13 +40,13 @@ func TestFig1_5WhitePeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// catalog book-ch1-2.md §1.3: the white band peaks near D = 8 at 35.8 %.
+	// reference computation: the white band peaks near D = 8 at 35.8 %.
 	got := map[string]float64{}
 	for _, n := range f.Numbers {
 		got[n.Name] = n.Ours
 	}
 	if got["dimension of white peak"] != 8 || math.Abs(got["white mass peak (%)"]-35.77) > 0.01 {
-		t.Errorf("white peak %.3f%% at D = %v, catalog 35.77%% at 8", got["white mass peak (%)"], got["dimension of white peak"])
+		t.Errorf("white peak %.3f%% at D = %v, reference 35.77%% at 8", got["white mass peak (%)"], got["dimension of white peak"])
 	}
 	checkGolden(t, f)
 }
@@ -57,7 +57,7 @@ func TestFig1_8VarianceNearPrediction(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, pred := f.Numbers[0].Ours, f.Numbers[1].Ours
-	// catalog: 0.00795 / 0.00827 / 0.00802 over three seeds against 8/p = 0.008.
+	// reference: 0.00795 / 0.00827 / 0.00802 over three seeds against 8/p = 0.008.
 	if pred != 0.008 || math.Abs(v-pred) > 0.0005 {
 		t.Errorf("variance %v, predicted %v; want within 0.0005 of 0.008", v, pred)
 	}
@@ -79,9 +79,9 @@ func TestFig1_16TwoDimensionalCurveFitsBetter(t *testing.T) {
 	if !(m2 < 0.15 && m1000 > 1.5) {
 		t.Errorf("L1 misfits: p=1000 curve %.3f, q=2 curve %.3f; want > 1.5 and < 0.15", m1000, m2)
 	}
-	// catalog: variance of the normalised distances ≈ 3.8 (3.73–3.82 over three seeds).
+	// reference: variance of the normalised distances ≈ 3.8 (3.73–3.82 over three seeds).
 	if v := got["variance of squared distances"]; v < 3.3 || v > 4.3 {
-		t.Errorf("variance %.3f, catalog ≈ 3.8", v)
+		t.Errorf("variance %.3f, reference ≈ 3.8", v)
 	}
 	checkGolden(t, f)
 }

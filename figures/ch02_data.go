@@ -174,7 +174,7 @@ func OilMissing(Y *mat.Dense, labels []int, frac float64, wFull *mat.Dense) (*Oi
 
 // draftMissingEM is the EM with which the draft's Fig 2.4 was drawn: the
 // missing-data branch of the author's ppcaEmbed (GPmat, "hacky
-// implementation"), as the catalog describes it: W starts at 10⁻³·N(0, 1),
+// implementation"), as the reference computation describes it: W starts at 10⁻³·N(0, 1),
 // σ² at 1, μ is the mean of each feature's observed values and stays fixed,
 // and for iters iterations
 //
@@ -281,7 +281,7 @@ func draftMissingEM(Y *mat.Dense, q, iters int, rng *rand.Rand) (*mat.Dense, flo
 // for every point, μ fixed), which inflates σ² as data go missing; we use
 // the proper missing-data EM, which marginalises the missing entries. The
 // masks cannot be the author's (MATLAB rand), so the error counts differ
-// from any earlier run; the catalog's own run of the proper EM gave
+// from any earlier run; the reference computation's own run of the proper EM gave
 // 162/216/271/308/373 (and of the draft's EM 162/266/310/370/475). The
 // numbers also report the draft's algorithm (draftMissingEM) on our masks.
 func Fig2_4OilMissing() (*Figure, error) {
@@ -455,7 +455,7 @@ func FigX2_3Spellman() (*Figure, error) {
 }
 
 // FigX2_4Oil fills §2.12.4: PPCA q = 2 of the oil training data, by flow
-// regime. Its numbers are the catalog's reference values (σ² = 0.088569,
+// regime. Its numbers are the reference computation's reference values (σ² = 0.088569,
 // log-likelihood −4732.617, 162 1-NN errors), stated by no text of the
 // draft, hence Ours.
 func FigX2_4Oil() (*Figure, error) {

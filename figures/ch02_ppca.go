@@ -224,7 +224,9 @@ func Fig2_2GenerativeModel() (*Figure, error) {
 		ID:      "2.2",
 		Caption: "The PPCA generative model in three steps (editorial: the draft's placeholder \"What goes here\"): a latent x ~ N(0, 1), its image W x + μ on a line (a degenerate Gaussian with covariance W Wᵀ), and the data after adding N(0, σ²I) noise (covariance C = W Wᵀ + σ²I). Ellipses: 1 and 2 standard deviations.",
 		Data:    "synthetic", Panels: []*plot.Plot{pa, pb, pc},
-		Width: 30 * vg.Centimeter, Height: 10 * vg.Centimeter,
+		Status: Editorial,
+		Why:    "The draft's Figure 2.2 is a placeholder (its caption reads \"What goes here\"); this three-step picture of the generative model of §2.2 is ours.",
+		Width:  30 * vg.Centimeter, Height: 10 * vg.Centimeter,
 		Numbers: []Number{
 			Ours("C₁₁ = w₁² + σ²", c11), Ours("sample S₁₁", sxx/nf),
 			Ours("C₁₂ = w₁w₂", c12), Ours("sample S₁₂", sxy/nf),
@@ -283,7 +285,7 @@ func (b *ch2EMBound) posterior(wt float64) (ex []float64, sx, exx float64) {
 }
 
 // bound is 𝓛_t(w₁₁) = ⟨log p(Y|X, W)⟩ + ⟨log p(X)⟩ + H[q_t], q_t the
-// posterior at w₁₁ = wt (catalog §2.1, Fig 2.3 closed forms).
+// posterior at w₁₁ = wt (reference, Fig 2.3 closed forms).
 func (b *ch2EMBound) bound(w11, wt float64) float64 {
 	n, p := b.Yc.Dims()
 	ex, sx, exx := b.posterior(wt)
@@ -328,8 +330,7 @@ func (b *ch2EMBound) steps(w0 float64, k int) []float64 {
 // log p(Y|w₁₁); each coloured curve is the EM lower bound 𝓛_t(w₁₁) built
 // from the posterior at the current w₁₁⁽ᵗ⁾, touching the likelihood there;
 // its maximiser is the next iterate. The gap between the curves is
-// KL(q_t ‖ p(X|Y, W)). No original code exists; the design is the
-// catalog's.
+// KL(q_t ‖ p(X|Y, W)). No original code exists; the design is ours.
 func Fig2_3EMBound() (*Figure, error) {
 	b := newCh2EMBound()
 	ws := b.steps(-0.5, 4)

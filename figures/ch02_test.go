@@ -50,7 +50,7 @@ func TestFig2_3BoundTouchesAndIsBelow(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := figNumbers(f)
-	// catalog acceptance: 𝓛 ≤ log p everywhere, equal at w⁽ᵗ⁾ to ~1e−10;
+	// reference acceptance: 𝓛 ≤ log p everywhere, equal at w⁽ᵗ⁾ to ~1e−10;
 	// the log-likelihood is monotone over iterations.
 	if g := got["max |log p − 𝓛| at the touching points"]; g > 1e-10 {
 		t.Errorf("bound not tight: gap %g", g)
@@ -91,7 +91,7 @@ func ch2DataFigure(t *testing.T, make func() (*Figure, error)) *Figure {
 func TestFigX2_4OilReferenceNumbers(t *testing.T) {
 	f := ch2DataFigure(t, FigX2_4Oil)
 	got := figNumbers(f)
-	// catalog book-ch1-2.md §2.2: σ² = 0.088569, log-likelihood −4732.6168
+	// reference computation: σ² = 0.088569, log-likelihood −4732.6168
 	// (S with 1/n, natural log, 2π constant included), 162 1-NN errors.
 	if s := got["σ² (mean discarded eigenvalue)"]; math.Abs(s-0.088569) > 5e-7 {
 		t.Errorf("σ² = %v, want 0.088569", s)
@@ -103,7 +103,7 @@ func TestFigX2_4OilReferenceNumbers(t *testing.T) {
 		t.Errorf("1-NN errors %v, want 162", e)
 	}
 	if v := got["variance explained by q = 2 (%)"]; math.Abs(v-65.82) > 0.01 {
-		t.Errorf("variance explained %v%%, catalog 65.82%%", v)
+		t.Errorf("variance explained %v%%, reference 65.82%%", v)
 	}
 	checkGolden(t, f)
 }
@@ -123,7 +123,7 @@ func TestFig2_4MissingOil(t *testing.T) {
 	if s := got["σ², 0%"]; math.Abs(s-0.088569) > 5e-7 {
 		t.Errorf("0%% missing: σ² %v", s)
 	}
-	// Errors grow with the missing fraction (catalog: proper EM
+	// Errors grow with the missing fraction (reference: proper EM
 	// 162/216/271/308/373 with another mask); σ² stays near 0.08–0.09.
 	prev := -1.0
 	for _, pc := range []string{"0%", "10%", "20%", "30%", "50%"} {
@@ -135,12 +135,12 @@ func TestFig2_4MissingOil(t *testing.T) {
 		if s := got["σ², "+pc]; s < 0.07 || s > 0.1 {
 			t.Errorf("%s missing: σ² = %v", pc, s)
 		}
-		// The proper EM does no worse than the draft's (catalog).
+		// The proper EM does no worse than the draft's (reference).
 		if d := got["1-NN errors, draft's ppcaEmbed EM, "+pc]; d < e {
 			t.Errorf("%s missing: draft's EM %v errors < proper EM %v", pc, d, e)
 		}
 	}
-	// The draft's EM inflates σ² with the missing fraction (catalog: 0.0886 → 0.1656).
+	// The draft's EM inflates σ² with the missing fraction (reference: 0.0886 → 0.1656).
 	if d := got["σ², draft's ppcaEmbed EM, 50%"]; d < 0.12 {
 		t.Errorf("draft's EM σ² at 50%% = %v, expected inflated (> 0.12)", d)
 	}

@@ -128,7 +128,7 @@ func Fig3_8RoadDistances() (*Figure, error) {
 		},
 		Width: 18 * vg.Centimeter, Height: 9.5 * vg.Centimeter,
 		Numbers: []Number{
-			Num("cities", 53, float64(n), 0),
+			Book("cities", 53, float64(n), 0, "§3.5.1"),
 			Ours(fmt.Sprintf("largest distance, km (%s–%s)", r.d.RowNames[bi], r.d.RowNames[bj]), maxKm),
 			Ours("smallest entry of B (km²)", blo),
 			Ours("largest entry of B (km²)", bhi),
@@ -236,6 +236,7 @@ func fig3_9(r *roadsFit, coast [][][2]float64) *Figure {
 	}
 	if coast == nil {
 		f.Caption = "Reconstructed locations (crosses) projected onto the true map (circles, Mercator) using a Procrustes rotation. (No coastline: the Natural Earth outlines could not be fetched; a 10° graticule stands in.)"
+		f.Status = Redrawn
 		f.Why = "Drawn on a 10° graticule instead of the book's m_map coastline: the Natural Earth outlines (datasets.Coastlines) were not available offline."
 	}
 	for k := 0; k < 5; k++ {

@@ -62,9 +62,9 @@ func Fig3_1RotatedSixes() (*Figure, error) {
 		},
 		Width: 16.5 * vg.Centimeter, Height: 6.5 * vg.Centimeter,
 		Numbers: []Number{
-			Num("pixels p of the original (64×57)", 3648, float64(r*c), 0),
+			Book("pixels p of the original (64×57)", 3648, float64(r*c), 0, "§3.2"),
 			Ours("ink pixels", float64(ink)),
-			Num("dimension of the rotated images", 4096, float64(Y.RawMatrix().Cols), 0),
+			Book("dimension of the rotated images", 4096, float64(Y.RawMatrix().Cols), 0, "Fig 3.1 caption: 64×64"),
 			Ours("ink mass at 0° (exact rotation)", mass(0)),
 			Ours("ink mass at 10° (interpolated)", mass(10)),
 		},
@@ -197,9 +197,9 @@ func Fig3_3SubsampledSix() (*Figure, error) {
 		Data:    "six",
 		Panels:  []*plot.Plot{p}, Width: 8 * vg.Centimeter, Height: 8.5 * vg.Centimeter,
 		Numbers: []Number{
-			Num("rows", 16, float64(sr), 0),
-			Num("columns", 15, float64(sc), 0),
-			Num("p", 240, float64(sr*sc), 0),
+			Book("rows", 16, float64(sr), 0, "Fig 3.3 caption"),
+			Book("columns", 15, float64(sc), 0, "Fig 3.3 caption"),
+			Ref("p", 240, float64(sr*sc), 0, "16 rows × 15 columns"),
 		},
 	}, nil
 }
@@ -239,7 +239,7 @@ func Fig3_4FeatureSelection() (*Figure, error) {
 		e := fs.Error()
 		f.Panels = append(f.Panels, imagePanelBar(fmt.Sprintf("%d dimensions, MAE %.3f", q, e), Dq, false, angleTicks))
 		f.Numbers = append(f.Numbers,
-			Num(fmt.Sprintf("MAE, q = %d", q), book[q], e, printed3(book[q])),
+			Ref(fmt.Sprintf("MAE, q = %d", q), book[q], e, printed3(book[q]), "printed in the panel titles of the author's mds.m demo, not in the draft; the brute-force MAE below checks them"),
 			Ours(fmt.Sprintf("MAE by brute force over all pairs, q = %d", q), dimred.DistanceMatchingError(D, Dq, 1, 1)))
 	}
 	return f, nil
@@ -329,7 +329,7 @@ func Fig3_7PCAReconstruction() (*Figure, error) {
 			tol = printed3(book[k])
 		}
 		f.Numbers = append(f.Numbers,
-			Num(fmt.Sprintf("MAE, q = %d (book's E)", q), book[k], e, tol),
+			Book(fmt.Sprintf("MAE, q = %d (book's E)", q), book[k], e, tol, "Fig 3.7(a)–(d)"),
 			Ours(fmt.Sprintf("MAE as the draft's code computed it, q = %d", []int{2, 10, 100, 360}[k]), code[k]))
 	}
 	return f, nil
@@ -366,6 +366,7 @@ func FigX3_2BernoulliSixes() (*Figure, error) {
 		ID:      "X3.2",
 		Caption: "Three images sampled from the independent-pixel (Bernoulli) model of the six, each pixel on with probability π = 849/3648 (Box 3.1).",
 		Data:    "six", Width: 18 * vg.Centimeter, Height: 7 * vg.Centimeter,
+		Status: Erratum,
 		Why: "The draft's expected waiting time of 10^217 years (§3.2) is inconsistent with its own probability 2.67×10⁻⁸⁶⁰: " +
 			"at one sample per nanosecond the wait is 1/p ns ≈ 1.2×10⁸⁴³ years.",
 	}
@@ -383,9 +384,9 @@ func FigX3_2BernoulliSixes() (*Figure, error) {
 	p1, _ := b.Counts()
 	f.Numbers = []Number{
 		Ours("ink pixels p₁", float64(p1)),
-		Num("π = p₁/p", 849.0/3648, b.Pi, 5e-7),
-		Num("log₁₀ p(y = six)", math.Log10(2.67)-860, l10, 0.005),
-		Num("log₁₀ expected wait (years, one sample per ns)", 217, waitYears, 0.5),
+		Book("π = p₁/p", 849.0/3648, b.Pi, 5e-7, "§3.2, Box 3.1"),
+		Book("log₁₀ p(y = six)", math.Log10(2.67)-860, l10, 0.005, "§3.2"),
+		Book("log₁₀ expected wait (years, one sample per ns)", 217, waitYears, 0.5, "§3.2"),
 		Ours("log₁₀ P(seen within 10¹⁰ years)", highdim.Log10ProbWithin(l10, 1e10*nsPerYear)),
 	}
 	return f, nil

@@ -52,7 +52,7 @@ func TestFig3_1(t *testing.T) {
 
 func TestFigX3_1Circle(t *testing.T) {
 	f, m := makeCh3(t, FigX3_1SixesOnPrincipalComponents)
-	// catalog §1.2 (missing figure): eigenvalues 29228.0, 29224.8; radius in [0.0726, 0.0775].
+	// reference: eigenvalues 29228.0, 29224.8; radius in [0.0726, 0.0775].
 	near(t, m, "largest eigenvalue of ŶŶᵀ", 29228.0, 0.05)
 	near(t, m, "second eigenvalue of ŶŶᵀ", 29224.8, 0.05)
 	near(t, m, "smallest radius", 0.0726, 5e-5)
@@ -62,7 +62,7 @@ func TestFigX3_1Circle(t *testing.T) {
 
 func TestFig3_2Distances(t *testing.T) {
 	f, m := makeCh3(t, Fig3_2SixDistances)
-	// catalog F3.2 (VERIFIED values of D/p)
+	// reference values of D/p (independent computation)
 	for name, want := range map[string]float64{
 		"d(0°,1°)/p": 0.0321, "d(0°,359°)/p": 0.0274, "d(0°,10°)/p": 0.0937, "d(0°,90°)/p": 0.2705,
 		"d(0°,180°)/p": 0.2993, "d(0°,270°)/p": 0.2705, "smallest off-diagonal d/p": 0.0183, "largest d/p": 0.2993,
@@ -100,7 +100,7 @@ func TestFig3_5And3_6Synthetic(t *testing.T) {
 	f5, m5 := makeCh3(t, Fig3_5FeatureSelection2D)
 	f6, m6 := makeCh3(t, Fig3_6RotationThenSelection)
 	near(t, m5, "selected feature (0-based)", 0, 0)
-	// population values 1.1 and ≈ 0.1 (catalog F3.5/F3.6; two seeds gave
+	// population values 1.1 and ≈ 0.1 (reference; two seeds gave
 	// 0.958/1.281 and 0.103/0.087), angle 26.57°.
 	near(t, m5, "E, feature selection (2/p)ς²₂ (population 1.1)", 1.1, 0.35)
 	near(t, m6, "E, rotation then selection (population ≈ 0.1)", 0.1, 0.04)
@@ -127,7 +127,7 @@ func TestFig3_7PrintedAndCorrected(t *testing.T) {
 	near(t, m, "MAE as the draft's code computed it, q = 10", 1.516e-5, 5e-9)
 	near(t, m, "MAE as the draft's code computed it, q = 100", 3.848e-6, 5e-10)
 	near(t, m, "MAE as the draft's code computed it, q = 360", 0, 1e-12)
-	// Corrected (the book's own E; catalog E11): 0.135233, 0.0620973, 0.0157504, 0.
+	// Corrected (the book's own E; reference): 0.135233, 0.0620973, 0.0157504, 0.
 	near(t, m, "MAE, q = 2 (book's E)", 0.135233, 1e-6)
 	near(t, m, "MAE, q = 10 (book's E)", 0.0620973, 1e-7)
 	near(t, m, "MAE, q = 100 (book's E)", 0.0157504, 1e-7)
@@ -146,7 +146,7 @@ func TestFigs3_8To3_11Roads(t *testing.T) {
 	near(t, m8, "smallest entry of B (km²)", -5.4e6, 0.05e6)
 	near(t, m8, "largest entry of B (km²)", 6.7e6, 0.05e6)
 	f10, m10 := makeCh3(t, Fig3_10RoadEigenvalues)
-	// catalog F3.10, variant C2: λ₁ = 4.510e7, λ₂ = 3.367e7, λ_min = −7.439e6,
+	// reference, variant C2: λ₁ = 4.510e7, λ₂ = 3.367e7, λ_min = −7.439e6,
 	// 27/25/1 signs, negative mass 18.4%, α₁ ≈ 0.57, α₂ ≈ 0.93.
 	near(t, m10, "λ₁", 4.510e7, 0.001e7)
 	near(t, m10, "λ₂", 3.367e7, 0.001e7)
@@ -158,7 +158,7 @@ func TestFigs3_8To3_11Roads(t *testing.T) {
 	near(t, m10, "α₁ = Σ_{k≤2} λ_k / Σ|λ_k|", 0.57, 0.01)
 	near(t, m10, "α₂ = Σ_{k≤2} λ_k² / Σ λ_k²", 0.93, 0.01)
 	f9, m9 := makeCh3(t, Fig3_9EuropeMap)
-	// catalog F3.9: RMS residual ≈ 3.2–3.4 degree units; worst Moskva,
+	// reference: RMS residual ≈ 3.2–3.4 degree units; worst Moskva,
 	// Athínai, Málaga, Lisboa, Helsinki.
 	near(t, m9, "RMS residual after Procrustes (degree units)", 3.3, 0.2)
 	for _, c := range []string{"Helsinki", "Moskva", "Málaga", "Athínai", "Lisboa"} {
@@ -167,7 +167,7 @@ func TestFigs3_8To3_11Roads(t *testing.T) {
 		}
 	}
 	f11, m11 := makeCh3(t, Fig3_11RoadReconstruction)
-	// catalog F3.11: mean |d̂−d| ≈ 144 km (C2), max ≈ 1.4–1.5 thousand km.
+	// reference: mean |d̂−d| ≈ 144 km (C2), max ≈ 1.4–1.5 thousand km.
 	near(t, m11, "mean |d̂ − d| (km)", 144, 1)
 	near(t, m11, "largest |d̂ − d| (km)", 1500, 100)
 	// The coastline is fetched into the cache when it can be, so the
@@ -187,13 +187,18 @@ func TestFigs3_8To3_11Roads(t *testing.T) {
 
 func TestFigX3_2Bernoulli(t *testing.T) {
 	f, m := makeCh3(t, FigX3_2BernoulliSixes)
-	// catalog T3.a: π = 0.232730, log₁₀ p = −859.5723, wait ≈ 1.18e843 yr
-	// (the draft's 10^217 is wrong).
+	// Computed independently: π = 0.232730, log₁₀ p = −859.5723, wait ≈
+	// 1.18e843 yr (the draft's 10^217, §3.2, is wrong).
 	near(t, m, "π = p₁/p", 0.232730, 5e-7)
 	near(t, m, "log₁₀ p(y = six)", -859.5723, 1e-4)
 	near(t, m, "log₁₀ expected wait (years, one sample per ns)", 843+math.Log10(1.18), 0.005)
-	if f.Resolve() != Differs {
-		t.Errorf("status %s; the draft's 10^217 years should differ", f.Resolve())
+	if f.Resolve() != Erratum {
+		t.Errorf("status %s, want erratum (the draft's 10^217 years)", f.Resolve())
+	}
+	for _, n := range f.Numbers {
+		if n.Name == "log₁₀ expected wait (years, one sample per ns)" && (n.Agrees() || !n.HasBook()) {
+			t.Errorf("%s: ours %v should differ from the book's %v", n.Name, n.Ours, n.Book)
+		}
 	}
 	checkGolden(t, f)
 }

@@ -4,8 +4,7 @@ package figures
 // the distance between two points on such a function, and the infinite
 // basis (the EQ kernel). Figures 4.1–4.5; all synthetic. The book's
 // generating code for these figures does not survive, so the free choices
-// (input range, the two marked inputs) follow the catalog
-// (shared/reference/book-ch3-4.md §2.2, choices marked there).
+// (input range, the two marked inputs) are our own choices.
 
 import (
 	"fmt"
@@ -92,8 +91,8 @@ func Fig4_1BasisFunctions() (*Figure, error) {
 		Panels:  []*plot.Plot{p},
 		Width:   14 * vg.Centimeter, Height: 9 * vg.Centimeter,
 		Numbers: []Number{
-			Num("φ2(μ2) (catalog F4.1: 1)", 1, at.At(0, 1), 1e-12),
-			Num("φ2(μ2 + ℓ) = e⁻¹ (catalog F4.1)", 0.3679, at.At(1, 1), 5e-5),
+			Ref("φ2(μ2)", 1, at.At(0, 1), 1e-12, "closed form: every basis function is 1 at its centre (Box 4.1)"),
+			Ref("φ2(μ2 + ℓ) = e⁻¹", 0.3679, at.At(1, 1), 5e-5, "closed form: the basis of Box 4.1 at one lengthscale from its centre"),
 		},
 	}, nil
 }
@@ -195,10 +194,10 @@ func Fig4_2BasisFunctionDistance() (*Figure, error) {
 		Panels:  panels, Cols: 2,
 		Width: 20 * vg.Centimeter, Height: 15 * vg.Centimeter,
 		Numbers: []Number{
-			Num("⟨(f_i − f_j)²⟩ = ‖φ(−0.5) − φ(0.5)‖² (catalog F4.2)", 0.9069, expected, 5e-5),
+			Ref("⟨(f_i − f_j)²⟩ = ‖φ(−0.5) − φ(0.5)‖²", 0.9069, expected, 5e-5, "closed form, evaluated by hand from the three basis functions; the Monte Carlo estimate below checks it too"),
 			Ours("Monte Carlo ⟨(f_i − f_j)²⟩, 1e5 draws", mc),
 		},
-		Why: "The book does not say where y_i and y_j are; we use −0.5 and 0.5 (catalog choice).",
+		Why: "The book does not say where y_i and y_j are; we use −0.5 and 0.5 (our choice).",
 	}, nil
 }
 
@@ -220,7 +219,7 @@ func Fig4_3BasisFunctionsWide() (*Figure, error) {
 		Data:    "synthetic",
 		Panels:  []*plot.Plot{p},
 		Width:   14 * vg.Centimeter, Height: 9 * vg.Centimeter,
-		Numbers: []Number{Ours("max φ_k(y) for |y| ≥ 4 (catalog: < 1.3e-4)", far)},
+		Numbers: []Number{Ours("max φ_k(y) for |y| ≥ 4", far)},
 	}, nil
 }
 
@@ -237,10 +236,10 @@ func Fig4_4BasisDistanceFar() (*Figure, error) {
 		Panels:  panels, Cols: 2,
 		Width: 20 * vg.Centimeter, Height: 15 * vg.Centimeter,
 		Numbers: []Number{
-			Num("⟨(f_i − f_j)²⟩ = ‖φ(−4) − φ(4)‖² (catalog F4.4)", 3.05e-8, expected, 0.005e-8),
+			Ref("⟨(f_i − f_j)²⟩ = ‖φ(−4) − φ(4)‖²", 3.05e-8, expected, 0.005e-8, "closed form, evaluated by hand from the three basis functions"),
 			Ours("Monte Carlo ⟨(f_i − f_j)²⟩, 1e5 draws", mc),
 		},
-		Why: "The book does not say where y_i and y_j are; we use −4 and 4 (catalog choice).",
+		Why: "The book does not say where y_i and y_j are; we use −4 and 4 (our choice).",
 	}, nil
 }
 
@@ -302,7 +301,7 @@ func Fig4_5InfiniteBasisDistance() (*Figure, error) {
 		Panels:  panels, Cols: 2,
 		Width: 20 * vg.Centimeter, Height: 15 * vg.Centimeter,
 		Numbers: []Number{
-			Num("⟨(f_i − f_j)²⟩ = 2 − 2k(−4, 4) (catalog F4.5)", 2.0000, expected, 5e-5),
+			Ref("⟨(f_i − f_j)²⟩ = 2 − 2k(−4, 4)", 2.0000, expected, 5e-5, "closed form 2 − 2 exp(−32)"),
 			Ours("k(−4, 4) = exp(−32)", kij),
 			Ours("Monte Carlo ⟨(f_i − f_j)²⟩, 1e5 draws", mc),
 		},

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Figures 4.1–4.5: the catalog's numbers (shared/reference/book-ch3-4.md
-// §2.2, §5) and the golden drawings.
+// Figures 4.1–4.5: the reference numbers (closed forms, computed
+// independently) and the golden drawings.
 func TestCh4BasisFigures(t *testing.T) {
 	for _, c := range []struct {
 		id   string

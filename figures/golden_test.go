@@ -26,6 +26,7 @@ const goldenDelta = 0.05
 // mismatch the new rendering is written to testdata/failed/ for inspection.
 func checkGolden(t *testing.T, f *Figure) {
 	t.Helper()
+	checkSources(t, f)
 	got, err := f.pngAt(goldenDPI)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package figures
 import (
 	"bytes"
 	"fmt"
+	"hash/fnv"
 	"html"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -28,6 +29,9 @@ func InteractiveScatter(title string, X mat.Matrix, labels []int, labelNames, na
 	}
 	sc := charts.NewScatter()
 	sc.SetGlobalOptions(
+		// A fixed element id (go-echarts draws a random one) keeps the page,
+		// and so the committed notebook, identical run to run.
+		charts.WithInitializationOpts(opts.Initialization{ChartID: chartID(title)}),
 		charts.WithTitleOpts(opts.Title{Title: title}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true)}),
 		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", XAxisIndex: []int{0}, YAxisIndex: []int{0}}),
@@ -73,6 +77,15 @@ func ShowInteractive(page []byte, err error) error {
 	if gonbui.IsNotebook {
 		gonbui.DisplayHtml(fmt.Sprintf(`<iframe srcdoc="%s" width="920" height="520" style="border:none"></iframe>`,
 			html.EscapeString(string(page))))
+		gonbui.Sync() // GoNB drops display data still pending when the cell's program exits
 	}
 	return nil
+}
+
+// chartID derives a stable HTML element id from the chart's title; go-echarts
+// also uses it in JavaScript variable names, so it has no hyphens.
+func chartID(title string) string {
+	h := fnv.New32a()
+	h.Write([]byte(title))
+	return fmt.Sprintf("dimred_chart_%08x", h.Sum32())
 }

@@ -25,3 +25,20 @@ func TestInteractiveScatter(t *testing.T) {
 		t.Error("label count mismatch: no error")
 	}
 }
+
+// The page must be byte-identical run to run, or every reproduce run
+// changes the committed notebook (go-echarts draws random element ids).
+func TestInteractiveScatterDeterministic(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{0, 1, 2, 3, 4, 5})
+	a, err := InteractiveScatter("t", X, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := InteractiveScatter("t", X, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Error("two renderings of the same chart differ")
+	}
+}

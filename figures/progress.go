@@ -37,6 +37,12 @@ func (p *Progress) line(state string) string {
 		html.EscapeString(p.Name), state, p.iter, p.obj, time.Since(p.start).Seconds())
 }
 
+// summary is the persistent line: no wall-clock time, so that an executed
+// notebook is the same file run after run.
+func (p *Progress) summary() string {
+	return fmt.Sprintf("<p><b>%s</b> done: iteration %d, objective %.6g</p>", html.EscapeString(p.Name), p.iter, p.obj)
+}
+
 // Monitor records the iteration and objective and refreshes the line; it
 // never stops the fit.
 func (p *Progress) Monitor(iter int, objective float64) bool {
@@ -55,7 +61,7 @@ func (p *Progress) Done(extra string) {
 		return
 	}
 	gonbui.UpdateHTML(p.id, "")
-	s := p.line("done")
+	s := p.summary()
 	if extra != "" {
 		s = s[:len(s)-4] + " — " + html.EscapeString(extra) + "</p>"
 	}

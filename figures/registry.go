@@ -2,6 +2,8 @@ package figures
 
 import (
 	"fmt"
+	"reflect"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,6 +37,17 @@ func Entries() []Entry {
 	}
 	sort.Slice(out, func(i, j int) bool { return idLess(out[i], out[j]) })
 	return out
+}
+
+// Func returns the import path and name of the figure's function, e.g.
+// "github.com/dimredbook/book/figures.Fig1_1EggMass1D": what the report
+// links to and what notebooks call.
+func (e Entry) Func() string {
+	f := runtime.FuncForPC(reflect.ValueOf(e.Make).Pointer())
+	if f == nil {
+		return ""
+	}
+	return f.Name()
 }
 
 // Lookup returns the figure function registered under id.

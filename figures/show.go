@@ -33,6 +33,9 @@ func Show(f *Figure) error {
 			"width": int(math.Round(float64(w/vg.Inch) * PNGDPI)), "height": int(math.Round(float64(h/vg.Inch) * PNGDPI))}},
 	})
 	gonbui.DisplayHtml(captionHTML(f))
+	// GoNB delivers display data through a pipe and drops what is still
+	// pending when the cell's program exits: wait until both arrived.
+	gonbui.Sync()
 	return nil
 }
 
@@ -50,6 +53,7 @@ func ShowSVG(f *Figure) error {
 		Data: map[protocol.MIMEType]any{protocol.MIMEImageSVG: string(svg)},
 	})
 	gonbui.DisplayHtml(captionHTML(f))
+	gonbui.Sync() // see Show
 	return nil
 }
 
@@ -76,17 +80,28 @@ func captionHTML(f *Figure) string {
 		fmt.Fprintf(&b, "<p><i>%s</i></p>", html.EscapeString(f.Why))
 	}
 	if len(f.Numbers) > 0 {
-		b.WriteString("<table><tr><th>quantity</th><th>book</th><th>ours</th><th></th></tr>")
+		// Only a number printed in the draft can agree with the book; a
+		// reference value (computed independently, not printed) is shown in
+		// its own column.
+		b.WriteString("<table><tr><th>quantity</th><th>ours</th><th>book</th><th>reference</th><th></th></tr>")
 		for _, n := range f.Numbers {
-			mark := "✓"
+			book, ref, mark := "", "", ""
+			switch {
+			case n.HasBook():
+				book = FormatValue(n.Want())
+				if n.Cite != "" {
+					book += " <small>(" + html.EscapeString(n.Cite) + ")</small>"
+				}
+				mark = "✓ book"
+			case n.HasReference():
+				ref = fmt.Sprintf(`<span title="%s">%s</span>`, html.EscapeString(n.Cite), FormatValue(n.Want()))
+				mark = "✓ reference"
+			}
 			if !n.Agrees() {
-				mark = "✗"
+				mark = "✗ " + strings.TrimPrefix(mark, "✓ ")
 			}
-			if math.IsNaN(n.Book) {
-				mark = ""
-			}
-			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
-				html.EscapeString(n.Name), FormatValue(n.Book), FormatValue(n.Ours), mark)
+			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
+				html.EscapeString(n.Name), FormatValue(n.Ours), book, ref, mark)
 		}
 		b.WriteString("</table>")
 	}

@@ -26,48 +26,53 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
+
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
-type cell struct {
-	Type   string
-	Source string
-}
+type cell = nbsrc.Cell
 
 func main() {
 	src := flag.String("src", "notebooks/src", "folder of notebook sources")
 	out := flag.String("out", "notebooks", "folder of notebooks")
 	check := flag.Bool("check", false, "only check that notebooks match their sources")
 	flag.Parse()
-	dirs, err := os.ReadDir(*src)
+	nbs, err := nbsrc.ReadAll(*src)
 	if err != nil {
 		fatal(err)
 	}
-	stale := 0
-	for _, d := range dirs {
-		if !d.IsDir() || !selected(d.Name(), flag.Args()) {
+	stale, rerun := 0, 0
+	for i, nb := range nbs {
+		if !selected(nb.Name, flag.Args()) {
 			continue
 		}
-		cells, err := readSource(filepath.Join(*src, d.Name()))
-		if err != nil {
-			fatal(err)
-		}
-		path := filepath.Join(*out, d.Name()+".ipynb")
+		cells := withNavigation(nbs, i)
+		path := filepath.Join(*out, nb.Name+".ipynb")
 		if *check {
-			if msg := compare(path, cells); msg != "" {
-				fmt.Fprintf(os.Stderr, "nbbuild: %s is stale: %s\n", path, msg)
+			if msg, codeChanged := compare(path, cells); msg != "" {
+				how := "only its Markdown differs: run go run ./scripts/nbbuild (no re-execution needed)"
+				if codeChanged {
+					how = "run scripts/run-notebooks --inplace " + nb.Name[:2]
+					rerun++
+				}
+				fmt.Fprintf(os.Stderr, "nbbuild: %s is stale: %s; %s\n", path, msg, how)
 				stale++
 			}
 			continue
 		}
-		if err := os.WriteFile(path, notebook(d.Name(), cells), 0o644); err != nil {
+		b, kept := notebook(nb.Name, cells, path)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
 			fatal(err)
 		}
-		fmt.Printf("nbbuild: wrote %s (%d cells)\n", path, len(cells))
+		note := ""
+		if kept {
+			note = ", code cells and outputs unchanged"
+		}
+		fmt.Printf("nbbuild: wrote %s (%d cells%s)\n", path, len(cells), note)
 	}
 	if stale > 0 {
-		fmt.Fprintf(os.Stderr, "nbbuild: %d notebook(s) differ from notebooks/src; run scripts/run-notebooks --inplace\n", stale)
+		fmt.Fprintf(os.Stderr, "nbbuild: %d notebook(s) differ from notebooks/src (%d need executing)\n", stale, rerun)
 		os.Exit(1)
 	}
 }
@@ -90,64 +95,6 @@ func fatal(err error) {
 	os.Exit(2)
 }
 
-// readSource reads and joins the part files of one notebook.
-func readSource(dir string) ([]cell, error) {
-	parts, err := filepath.Glob(filepath.Join(dir, "*.nb"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(parts)
-	var cells []cell
-	for _, p := range parts {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		cs, err := parse(string(b), p)
-		if err != nil {
-			return nil, err
-		}
-		cells = append(cells, cs...)
-	}
-	if len(cells) == 0 {
-		return nil, fmt.Errorf("%s: no cells", dir)
-	}
-	return cells, nil
-}
-
-func parse(text, name string) ([]cell, error) {
-	var cells []cell
-	var cur *cell
-	var buf []string
-	flush := func() {
-		if cur != nil {
-			cur.Source = strings.Trim(strings.Join(buf, "\n"), "\n")
-			cells = append(cells, *cur)
-		}
-		buf = buf[:0]
-	}
-	for i, line := range strings.Split(text, "\n") {
-		switch strings.TrimSpace(line) {
-		case "-- markdown --":
-			flush()
-			cur = &cell{Type: "markdown"}
-		case "-- code --":
-			flush()
-			cur = &cell{Type: "code"}
-		default:
-			if cur == nil {
-				if strings.TrimSpace(line) != "" {
-					return nil, fmt.Errorf("%s:%d: text before the first '-- markdown --' or '-- code --' line", name, i+1)
-				}
-				continue
-			}
-			buf = append(buf, line)
-		}
-	}
-	flush()
-	return cells, nil
-}
-
 // lines splits a cell's source the way nbformat stores it: lines keeping
 // their newlines, the last without.
 func lines(s string) []string {
@@ -161,14 +108,40 @@ func lines(s string) []string {
 	return ls
 }
 
-func notebook(name string, cells []cell) []byte {
+// notebook returns the notebook built from cells. When the notebook at
+// path has the same code cells (same sources, in order), their outputs are
+// kept: a change to Markdown alone needs no re-execution.
+func notebook(name string, cells []cell, path string) (b []byte, kept bool) {
+	old := existingCode(path)
+	var code []cell
+	for _, c := range cells {
+		if c.Type == "code" {
+			code = append(code, c)
+		}
+	}
+	kept = len(old) == len(code) && len(code) > 0
+	for i := range old {
+		if !kept {
+			break
+		}
+		kept = strings.Join(sourceLines(old[i]["source"]), "") == code[i].Source
+	}
 	var js []map[string]any
+	k := 0
 	for i, c := range cells {
 		jc := map[string]any{"cell_type": c.Type, "id": fmt.Sprintf("%s-%03d", short(name), i),
 			"metadata": map[string]any{}, "source": lines(c.Source)}
 		if c.Type == "code" {
 			jc["execution_count"] = nil
 			jc["outputs"] = []any{}
+			if kept {
+				for _, key := range []string{"execution_count", "outputs", "metadata"} {
+					if v, ok := old[k][key]; ok {
+						jc[key] = v
+					}
+				}
+			}
+			k++
 		}
 		js = append(js, jc)
 	}
@@ -181,6 +154,11 @@ func notebook(name string, cells []cell) []byte {
 		"nbformat":       4,
 		"nbformat_minor": 5,
 	}
+	if kept {
+		if md, ok := existingMetadata(path); ok {
+			nb["metadata"] = md
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
@@ -188,7 +166,56 @@ func notebook(name string, cells []cell) []byte {
 	if err := enc.Encode(nb); err != nil {
 		fatal(err)
 	}
-	return buf.Bytes()
+	return buf.Bytes(), kept
+}
+
+func readNotebook(path string) map[string]any {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var nb map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(&nb) != nil {
+		return nil
+	}
+	return nb
+}
+
+// existingCode returns the code cells of the notebook at path, if any.
+func existingCode(path string) []map[string]any {
+	nb := readNotebook(path)
+	cells, _ := nb["cells"].([]any)
+	var out []map[string]any
+	for _, c := range cells {
+		if cm, ok := c.(map[string]any); ok && cm["cell_type"] == "code" {
+			out = append(out, cm)
+		}
+	}
+	return out
+}
+
+func existingMetadata(path string) (any, bool) {
+	nb := readNotebook(path)
+	md, ok := nb["metadata"]
+	return md, ok
+}
+
+func sourceLines(v any) []string {
+	switch t := v.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, s := range t {
+			if s, ok := s.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 func short(name string) string {
@@ -198,11 +225,12 @@ func short(name string) string {
 	return name
 }
 
-// compare reports how the notebook at path differs from cells, or "".
-func compare(path string, cells []cell) string {
+// compare reports how the notebook at path differs from cells, or "", and
+// whether its code cells differ (then it must be executed again).
+func compare(path string, cells []cell) (msg string, codeChanged bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return err.Error()
+		return err.Error(), true
 	}
 	var nb struct {
 		Cells []struct {
@@ -211,15 +239,27 @@ func compare(path string, cells []cell) string {
 		} `json:"cells"`
 	}
 	if err := json.Unmarshal(b, &nb); err != nil {
-		return err.Error()
+		return err.Error(), true
 	}
+	var oldCode, newCode []string
+	for _, c := range nb.Cells {
+		if c.CellType == "code" {
+			oldCode = append(oldCode, strings.Join(c.Source, ""))
+		}
+	}
+	for _, c := range cells {
+		if c.Type == "code" {
+			newCode = append(newCode, c.Source)
+		}
+	}
+	codeChanged = strings.Join(oldCode, "\x00") != strings.Join(newCode, "\x00") || len(oldCode) != len(newCode)
 	if len(nb.Cells) != len(cells) {
-		return fmt.Sprintf("%d cells, sources have %d", len(nb.Cells), len(cells))
+		return fmt.Sprintf("%d cells, sources have %d", len(nb.Cells), len(cells)), codeChanged
 	}
 	for i, c := range nb.Cells {
 		if c.CellType != cells[i].Type || strings.Join(c.Source, "") != cells[i].Source {
-			return fmt.Sprintf("cell %d differs", i+1)
+			return fmt.Sprintf("cell %d differs", i+1), codeChanged
 		}
 	}
-	return ""
+	return "", false
 }

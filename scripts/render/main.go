@@ -5,6 +5,11 @@
 //
 // Usage: go run ./scripts/render [-out figures] [-only 1.1,1.5]
 //
+// A figure whose data cannot be found (no $DIMRED_DATA mirror, not in the
+// cache, offline) is reported as "data unavailable"; the others are still
+// drawn, the instruction is printed once, the report is not rewritten and
+// the exit status is 3.
+//
 // With -only, just those figures are drawn and the report is not written.
 package main
 
@@ -14,15 +19,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
+	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/figures"
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 func main() {
 	out := flag.String("out", "figures", "output folder (the repository's figures/)")
 	only := flag.String("only", "", "comma-separated figure ids to draw (no report)")
+	nbsrcDir := flag.String("notebooks", "notebooks/src", "notebook sources, to link each figure to the section showing it")
 	flag.Parse()
 
 	want := map[string]bool{}
@@ -32,9 +41,14 @@ func main() {
 		}
 	}
 	entries := figures.Entries()
+	shown, err := notebookSections(*nbsrcDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "render:", err)
+		os.Exit(1)
+	}
 	start := time.Now()
 	var rows []figures.ReportRow
-	failed := 0
+	failed, unavailable := 0, 0
 	for i, e := range entries {
 		if len(want) > 0 && !want[e.ID] {
 			continue
@@ -42,6 +56,16 @@ func main() {
 		t0 := time.Now()
 		fmt.Printf("[%2d/%d] figure %-6s ", i+1, len(entries), e.ID)
 		f, err := e.Make()
+		if datasets.Missing(err) {
+			// Said once for all figures at the end, not once per figure.
+			file := "its data"
+			if m := missingFileRe.FindStringSubmatch(err.Error()); m != nil {
+				file = m[1]
+			}
+			fmt.Printf("data unavailable (%s)\n", file)
+			unavailable++
+			continue
+		}
 		if err != nil {
 			fmt.Printf("FAILED: %v\n", err)
 			failed++
@@ -54,12 +78,21 @@ func main() {
 			continue
 		}
 		row := figures.Row(e, f, files)
+		linkNotebook(&row, shown)
 		rows = append(rows, row)
 		fmt.Printf("%-16s %6.1fs  (total %.0fs)\n", row.Status, time.Since(t0).Seconds(), time.Since(start).Seconds())
 	}
 	if failed > 0 {
 		fmt.Fprintf(os.Stderr, "render: %d figure(s) failed\n", failed)
 		os.Exit(1)
+	}
+	if unavailable > 0 {
+		fmt.Printf("render: %d figure(s) need data that are not available here; the other %d were drawn.\n"+
+			"        Set DIMRED_DATA to a local mirror of the book's data (a directory holding <dataset>/<file>,\n"+
+			"        an absolute path is safest), or run `go run ./scripts/fetch-data` once while online; then run\n"+
+			"        scripts/reproduce again. The report (figures/README.md, report.json) was not rewritten.\n",
+			unavailable, len(rows))
+		os.Exit(3)
 	}
 	if len(want) > 0 {
 		return
@@ -68,9 +101,46 @@ func main() {
 		fmt.Fprintln(os.Stderr, "render:", err)
 		os.Exit(1)
 	}
-	t := figures.Tally(rows)
-	fmt.Printf("render: %d reproduced, %d differ, %d not reproducible (%d figures, %.0fs)\n",
-		t[figures.Reproduced], t[figures.Differs], t[figures.NotReproducible], len(rows), time.Since(start).Seconds())
+	fmt.Printf("render: %s (%.0fs)\n", figures.Summary(rows), time.Since(start).Seconds())
+}
+
+// missingFileRe finds the file named in a datasets.ErrNotAvailable error.
+var missingFileRe = regexp.MustCompile(`data not available: (\S+)`)
+
+// notebookSections maps figure functions (and "id:…" for figures.Make
+// calls) to the first notebook section that shows them.
+func notebookSections(src string) (map[string]nbsrc.Shown, error) {
+	nbs, err := nbsrc.ReadAll(src)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]nbsrc.Shown{}
+	for _, nb := range nbs {
+		for _, s := range nbsrc.FiguresShown(nb.Name, nb.Cells) {
+			if _, ok := m[s.Figure]; !ok {
+				m[s.Figure] = s
+			}
+		}
+	}
+	return m, nil
+}
+
+// linkNotebook fills in the notebook and section that show the row's figure.
+func linkNotebook(row *figures.ReportRow, shown map[string]nbsrc.Shown) {
+	fn := row.Function[strings.LastIndex(row.Function, ".")+1:]
+	s, ok := shown[fn]
+	if !ok {
+		s, ok = shown["id:"+row.ID]
+	}
+	if !ok {
+		return
+	}
+	row.Notebook = "notebooks/" + s.Notebook + ".ipynb"
+	row.Section = s.Heading
+	row.NotebookLink = row.Notebook
+	if s.Heading != "" {
+		row.NotebookLink += "#" + nbsrc.Anchor(s.Heading)
+	}
 }
 
 // save writes the figure's SVG and PNG, returning their repository paths.

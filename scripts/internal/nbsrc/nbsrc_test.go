@@ -1,0 +1,67 @@
+package nbsrc
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestCellEffects(t *testing.T) {
+	cells := []Cell{
+		{Type: "code", Source: "func report(x float64) {\n\tfmt.Printf(\"%v\\n\", x)\n}\n\nfunc quiet() int {\n\treturn 1\n}"},
+		{Type: "code", Source: "func both() {\n\treport(1)\n}"},
+	}
+	fs := Declared(cells)
+	for _, c := range []struct {
+		src  string
+		want Effects
+	}{
+		{"%%\nfigures.MustShow(figures.Fig1_1EggMass1D())\nfigures.MustShow(figures.Make(\"X2.1\"))",
+			Effects{Figures: []string{"Fig1_1EggMass1D", "id:X2.1"}, Shows: 2}},
+		{"%%\nfmt.Println(1)", Effects{Prints: true}},
+		{"%%\n// fmt.Println(1) in a comment\nx := 1", Effects{}},
+		{"%%\nboth()", Effects{Prints: true}},
+		{"%%\nquiet()", Effects{}},
+		{"func helper() {\n\tfmt.Println(2)\n}", Effects{}}, // a declaration alone runs nothing
+		{"%%\nfor _, mk := range []func() (*figures.Figure, error){figures.FigP8A, figures.FigP9B} {\n\tf, _ := mk()\n\tfigures.Show(f)\n}",
+			Effects{Figures: []string{"FigP8A", "FigP9B"}, Shows: 1, Loop: true}},
+		{"%%\nif err := figures.ShowInteractive(page, nil); err != nil {\n\tpanic(err)\n}", Effects{Interactive: 1}},
+	} {
+		if got := CellEffects(c.src, fs); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("CellEffects(%q) = %+v, want %+v", c.src, got, c.want)
+		}
+	}
+	if !IsShell("!*go mod edit -replace x=y") || IsShell("%%\nx := 1") {
+		t.Error("IsShell")
+	}
+}
+
+func TestHeadingsAnchorFiguresShown(t *testing.T) {
+	cells := []Cell{
+		{Type: "markdown", Source: "# Chapter 1\n\n## 1.1 The *egg*\ntext"},
+		{Type: "code", Source: "%%\nfigures.MustShow(figures.Fig1_1EggMass1D())"},
+		{Type: "markdown", Source: "### Distribution of mass"},
+		{Type: "code", Source: "%%\nfigures.MustShow(figures.Fig1_5MassAgainstDimension())"},
+	}
+	got := FiguresShown("01-x", cells)
+	want := []Shown{{"Fig1_1EggMass1D", "01-x", "1.1 The *egg*"}, {"Fig1_5MassAgainstDimension", "01-x", "Distribution of mass"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("FiguresShown = %+v, want %+v", got, want)
+	}
+	if a := Anchor("1.1 The *egg*"); a != "1.1-The-egg" {
+		t.Errorf("Anchor = %q", a)
+	}
+}
+
+func TestParse(t *testing.T) {
+	cells, err := Parse("\n-- markdown --\n# T\n-- code --\n%%\nx := 1\n\n", "p.nb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Cell{{"markdown", "# T"}, {"code", "%%\nx := 1"}}
+	if !reflect.DeepEqual(cells, want) {
+		t.Errorf("Parse = %+v, want %+v", cells, want)
+	}
+	if _, err := Parse("stray\n-- code --\nx", "p.nb"); err == nil {
+		t.Error("text before the first cell marker: no error")
+	}
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
+)
+
+// Navigation and the contents notebook are generated from the notebook
+// sources present, so a new chapter's notebook (notebooks/src/05-…) is
+// linked from its neighbours and listed in 00-contents without edits here.
+
+const (
+	contentsName = "00-contents"
+	reportLink   = "../figures/README.md"
+	apiLink      = "https://pkg.go.dev/github.com/dimredbook/book"
+	modulePath   = "github.com/dimredbook/book"
+)
+
+// title returns the text of a notebook's first level-1 heading, or its name.
+func title(nb nbsrc.Notebook) string {
+	for _, c := range nb.Cells {
+		if c.Type != "markdown" {
+			continue
+		}
+		for _, h := range nbsrc.Headings(c.Source) {
+			if h.Level == 1 {
+				return h.Text
+			}
+		}
+	}
+	return nb.Name
+}
+
+// navCell links a chapter notebook to its neighbours, the contents, the
+// reproduction report and the API documentation.
+func navCell(nbs []nbsrc.Notebook, i int) nbsrc.Cell {
+	var parts []string
+	if i > 0 && nbs[i-1].Name != contentsName {
+		parts = append(parts, fmt.Sprintf("[← %s](%s.ipynb)", title(nbs[i-1]), nbs[i-1].Name))
+	}
+	parts = append(parts, fmt.Sprintf("[Contents](%s.ipynb)", contentsName))
+	if i+1 < len(nbs) {
+		parts = append(parts, fmt.Sprintf("[%s →](%s.ipynb)", title(nbs[i+1]), nbs[i+1].Name))
+	}
+	parts = append(parts, fmt.Sprintf("[Reproduction report](%s)", reportLink), fmt.Sprintf("[API documentation](%s)", apiLink))
+	return nbsrc.Cell{Type: "markdown", Source: "<small>" + strings.Join(parts, " · ") + "</small>"}
+}
+
+var (
+	figFuncRe = regexp.MustCompile(`^Fig(X|P)?(\d+)(?:_(\d+))?`)
+	typeRe    = regexp.MustCompile(`\b(dimred|linalg|neighbours|kernel|highdim)\.([A-Z][A-Za-z0-9]*)\{`)
+	plannedRe = regexp.MustCompile(`(?m)^\s*(\d\d-[\w-]+)\s*\|\s*(.+?)\s*$`)
+)
+
+// figureID turns a figure function's name into its id: Fig1_10OilDistances
+// → "1.10", FigX4_2… → "X4.2" (the figures package's naming rule).
+func figureID(fn string) string {
+	if id, ok := strings.CutPrefix(fn, "id:"); ok {
+		return id
+	}
+	m := figFuncRe.FindStringSubmatch(fn)
+	if m == nil {
+		return ""
+	}
+	if m[3] == "" {
+		return m[1] + m[2]
+	}
+	return m[1] + m[2] + "." + m[3]
+}
+
+func reportAnchor(id string) string {
+	return reportLink + "#figure-" + strings.ToLower(strings.ReplaceAll(id, ".", ""))
+}
+
+func docLink(pkg, name string) string {
+	path := modulePath + "/dimred"
+	if pkg != "dimred" {
+		path += "/" + pkg
+	}
+	return "https://pkg.go.dev/" + path + "#" + name
+}
+
+// chapterEntry is the contents notebook's entry for one notebook: its
+// sections, the figures it shows and the types of the library it uses.
+func chapterEntry(nb nbsrc.Notebook) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### [%s](%s.ipynb)\n\n", title(nb), nb.Name)
+	var secs []string
+	for _, c := range nb.Cells {
+		if c.Type != "markdown" {
+			continue
+		}
+		for _, h := range nbsrc.Headings(c.Source) {
+			if h.Level == 2 {
+				secs = append(secs, fmt.Sprintf("[%s](%s.ipynb#%s)", h.Text, nb.Name, nbsrc.Anchor(h.Text)))
+			}
+		}
+	}
+	if len(secs) > 0 {
+		fmt.Fprintf(&b, "*Sections:* %s\n\n", strings.Join(secs, " · "))
+	}
+	var figs []string
+	seen := map[string]bool{}
+	for _, s := range nbsrc.FiguresShown(nb.Name, nb.Cells) {
+		if id := figureID(s.Figure); id != "" && !seen[id] {
+			seen[id] = true
+			figs = append(figs, fmt.Sprintf("[%s](%s)", id, reportAnchor(id)))
+		}
+	}
+	if len(figs) > 0 {
+		fmt.Fprintf(&b, "*Figures:* %s\n\n", strings.Join(figs, " · "))
+	}
+	types := map[string]string{}
+	for _, c := range nb.Cells {
+		if c.Type != "code" {
+			continue
+		}
+		for _, m := range typeRe.FindAllStringSubmatch(c.Source, -1) {
+			if strings.HasSuffix(m[2], "Options") || strings.HasSuffix(m[2], "Settings") {
+				continue
+			}
+			types[m[1]+"."+m[2]] = docLink(m[1], m[2])
+		}
+	}
+	if len(types) > 0 {
+		names := make([]string, 0, len(types))
+		for n := range types {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for i, n := range names {
+			names[i] = fmt.Sprintf("[`%s`](%s)", n, types[n])
+		}
+		fmt.Fprintf(&b, "*Methods and tools used:* %s\n\n", strings.Join(names, " · "))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// expandContents replaces, in the contents notebook, the markdown cell that
+// starts with "<!-- chapters" by one entry per chapter notebook present;
+// the cell's lines "NN-name | Title" list the planned chapters, shown as
+// "in preparation" until their notebook exists.
+func expandContents(cells []nbsrc.Cell, nbs []nbsrc.Notebook) []nbsrc.Cell {
+	present := map[string]nbsrc.Notebook{}
+	for _, nb := range nbs {
+		if nb.Name != contentsName {
+			present[nb.Name] = nb
+		}
+	}
+	var out []nbsrc.Cell
+	for _, c := range cells {
+		if c.Type != "markdown" || !strings.HasPrefix(strings.TrimSpace(c.Source), "<!-- chapters") {
+			out = append(out, c)
+			continue
+		}
+		planned := map[string]string{}
+		for _, m := range plannedRe.FindAllStringSubmatch(c.Source, -1) {
+			planned[m[1]] = m[2]
+		}
+		names := make([]string, 0, len(present)+len(planned))
+		for n := range present {
+			names = append(names, n)
+		}
+		for n := range planned {
+			if _, ok := present[n]; !ok {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if nb, ok := present[n]; ok {
+				out = append(out, nbsrc.Cell{Type: "markdown", Source: chapterEntry(nb)})
+			} else {
+				out = append(out, nbsrc.Cell{Type: "markdown", Source: fmt.Sprintf("### %s\n\n*In preparation.*", planned[n])})
+			}
+		}
+	}
+	return out
+}
+
+// withNavigation returns notebook i's cells as built: the contents
+// notebook expanded, every other notebook between a navigation line at the
+// top and at the bottom.
+func withNavigation(nbs []nbsrc.Notebook, i int) []nbsrc.Cell {
+	nb := nbs[i]
+	if nb.Name == contentsName {
+		return expandContents(nb.Cells, nbs)
+	}
+	nav := navCell(nbs, i)
+	cells := append([]nbsrc.Cell{nav}, nb.Cells...)
+	return append(cells, nav)
+}
