@@ -89,6 +89,9 @@ type gplvmFit struct {
 	n, p, q  int
 	mu       []float64
 	yc       *mat.Dense // centred data, n×p
+	// yfit is yc, or for p > n an n×n factor with yfit yfitᵀ = yc ycᵀ: the
+	// likelihood depends on Y through YYᵀ only.
+	yfit *mat.Dense
 	x        *mat.Dense // n×q
 	z        *mat.Dense // m×q inducing inputs (sparse), nil for the full model
 	kern     kernel.CrossParamKernel
@@ -148,6 +151,11 @@ func (m *GPLVM) Fit(Y mat.Matrix) (err error) {
 	meanVar /= float64(n * p)
 	if !(meanVar > 0) {
 		return fmt.Errorf("%w: GPLVM: every column of Y is constant", ErrSingular)
+	}
+
+	f.yfit = f.yc
+	if p > n {
+		f.yfit = gramFactor(f.yc)
 	}
 
 	// Starting latent points: principal components scaled to unit variance.
@@ -349,12 +357,13 @@ func (f *gplvmFit) exactLogLik(dX *mat.Dense, gTheta []float64, wantGrad bool) (
 	if !ch.Factorize(&K) {
 		return 0, 0, fmt.Errorf("%w: GPLVM covariance K + σ²I is not positive definite (σ² = %g)", ErrSingular, f.sigma2)
 	}
-	alpha := mat.NewDense(n, p, nil)
-	if err := illConditioned(ch.SolveTo(alpha, f.yc)); err != nil {
+	_, py := f.yfit.Dims()
+	alpha := mat.NewDense(n, py, nil)
+	if err := illConditioned(ch.SolveTo(alpha, f.yfit)); err != nil {
 		return 0, 0, fmt.Errorf("%w: GPLVM: %v", ErrSingular, err)
 	}
 	var tr float64
-	ad, yd := alpha.RawMatrix().Data, f.yc.RawMatrix().Data
+	ad, yd := alpha.RawMatrix().Data, f.yfit.RawMatrix().Data
 	for i := range ad {
 		tr += ad[i] * yd[i]
 	}
@@ -379,8 +388,14 @@ func (f *gplvmFit) exactLogLik(dX *mat.Dense, gTheta []float64, wantGrad bool) (
 			raw.Data[i*raw.Stride+j] -= hp * kr.Data[i*kr.Stride+j]
 		}
 	})
-	f.kern.ParamGrad(gTheta, G, f.x)
-	f.kern.CrossGrad(nil, dX, dX, G, f.x, f.x)
+	if hasWhite(f.kern) {
+		// The white term is defined by index: only ParamGrad sees it.
+		f.kern.ParamGrad(gTheta, G, f.x)
+		f.kern.CrossGrad(nil, dX, dX, G, f.x, f.x)
+	} else {
+		// One parallel pass for θ and X (ParamGrad is serial).
+		f.kern.CrossGrad(gTheta, dX, dX, G, f.x, f.x)
+	}
 	// ∂/∂log σ² = σ² tr G.
 	var trG float64
 	for i := range n {
@@ -464,4 +479,41 @@ func (m *GPLVM) mustFit() {
 	if m.fit == nil {
 		panic("dimred: GPLVM used before a successful Fit")
 	}
+}
+
+// hasWhite reports whether k is, or sums, a kernel.White.
+func hasWhite(k kernel.ParamKernel) bool {
+	switch k := k.(type) {
+	case *kernel.White:
+		return true
+	case kernel.Sum:
+		for _, t := range k {
+			if hasWhite(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// gramFactor returns F (n×n) with FFᵀ = YYᵀ: U Λ^{1/2} from the
+// eigendecomposition of YYᵀ (negative round-off eigenvalues set to zero).
+func gramFactor(Y *mat.Dense) *mat.Dense {
+	n, _ := Y.Dims()
+	S := mat.NewSymDense(n, nil)
+	S.SymOuterK(1, Y)
+	var es mat.EigenSym
+	if !es.Factorize(S, true) {
+		return Y
+	}
+	vals := es.Values(nil)
+	var U mat.Dense
+	es.VectorsTo(&U)
+	for j, v := range vals {
+		s := math.Sqrt(math.Max(v, 0))
+		for i := range n {
+			U.Set(i, j, U.At(i, j)*s)
+		}
+	}
+	return &U
 }

@@ -74,9 +74,10 @@ func (f *gplvmFit) sparseBound(dX, dZ *mat.Dense, gTheta []float64, wantGrad boo
 	if !chB.Factorize(B) {
 		return 0, 0, fmt.Errorf("%w: GPLVM I + VVᵀ/σ² is not positive definite", ErrSingular)
 	}
-	VY := mat.NewDense(m, p, nil)
-	VY.Mul(V, f.yc)
-	E := mat.NewDense(m, p, nil)
+	_, py := f.yfit.Dims()
+	VY := mat.NewDense(m, py, nil)
+	VY.Mul(V, f.yfit)
+	E := mat.NewDense(m, py, nil)
 	if err := illConditioned(chB.SolveTo(E, VY)); err != nil {
 		return 0, 0, fmt.Errorf("%w: GPLVM: %v", ErrSingular, err)
 	}
@@ -86,7 +87,7 @@ func (f *gplvmFit) sparseBound(dX, dZ *mat.Dense, gTheta []float64, wantGrad boo
 	for _, v := range d {
 		sumD += v
 	}
-	for _, v := range f.yc.RawMatrix().Data {
+	for _, v := range f.yfit.RawMatrix().Data {
 		trYY += v * v
 	}
 	vyd, ed := VY.RawMatrix().Data, E.RawMatrix().Data
@@ -142,7 +143,7 @@ func (f *gplvmFit) sparseBound(dX, dZ *mat.Dense, gTheta []float64, wantGrad boo
 	dP.Mul(V.T(), mphi)
 	dP.Scale(2, dP)
 	yet := mat.NewDense(n, m, nil)
-	yet.Mul(f.yc, E.T())
+	yet.Mul(f.yfit, E.T())
 	yet.Scale(1/s2, yet)
 	dP.Add(dP, yet)
 	triSolve(blas.Right, blas.NoTrans, &L, dP)

@@ -89,6 +89,7 @@ func TestGPLVMGradients(t *testing.T) {
 		m    *GPLVM
 	}{
 		{"exact RBF+bias+white", &GPLVM{Q: 2, Kernel: rbf()}},
+		{"exact RBF+bias (default kernel)", &GPLVM{Q: 2}},
 		{"exact linear", &GPLVM{Q: 2, Kernel: &kernel.GradLinear{Variance: 0.7}}},
 		{"sparse m=6 RBF+bias+white", &GPLVM{Q: 2, Kernel: rbf(), Inducing: 6}},
 		{"sparse m=2 linear+bias", &GPLVM{Q: 2, Kernel: kernel.Sum{&kernel.GradLinear{Variance: 0.7}, &kernel.Bias{Variance: 0.3}}, Inducing: 2}},
@@ -249,3 +250,33 @@ func TestGPLVMFitAndProject(t *testing.T) {
 }
 
 func isNotConverged(err error) bool { return errors.Is(err, ErrNotConverged) }
+
+// For p > n the likelihood is computed from an n×n factor of YYᵀ; it and
+// its gradient equal those from Y itself (exact and sparse).
+func TestGPLVMWideDataFactor(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 9))
+	Y := mat.NewDense(12, 30, nil)
+	for i := range 12 {
+		for j := range 30 {
+			Y.Set(i, j, math.Sin(float64(i*j)/7)+0.1*rnd.NormFloat64())
+		}
+	}
+	for _, ind := range []int{0, 4} {
+		f := newTestFit(t, &GPLVM{Q: 2, Inducing: ind}, Y)
+		params := f.pack(false)
+		g1 := make([]float64, len(params))
+		g2 := make([]float64, len(params))
+		f.unpack(params, false)
+		o1, _ := f.objective(g1, false)
+		f.yfit = f.yc
+		o2, _ := f.objective(g2, false)
+		if math.Abs(o1-o2) > 1e-9*math.Abs(o2) {
+			t.Errorf("m=%d: objective %.12g from the factor, %.12g from Y", ind, o1, o2)
+		}
+		for i := range g1 {
+			if math.Abs(g1[i]-g2[i]) > 1e-7*math.Max(1, math.Abs(g2[i])) {
+				t.Errorf("m=%d: gradient[%d] %.10g from the factor, %.10g from Y", ind, i, g1[i], g2[i])
+			}
+		}
+	}
+}
