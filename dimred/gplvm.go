@@ -76,22 +76,22 @@ type GPLVM struct {
 	// latent points only.
 	FixParams bool
 
-	MaxIter int                               // L-BFGS iterations; 0 means 1000
-	Tol     float64                           // change of the objective per point; 0 means 1e-9 (see iterate.go); negative: run MaxIter
+	MaxIter int                                    // L-BFGS iterations; 0 means 1000
+	Tol     float64                                // change of the objective per point; 0 means 1e-9 (see iterate.go); negative: run MaxIter
 	Monitor func(iter int, objective float64) bool // sees the log posterior (bound) per iteration
-	Src     rand.Source                       // choice of the starting inducing points; nil: fixed seed
+	Src     rand.Source                            // choice of the starting inducing points; nil: fixed seed
 
 	fit *gplvmFit
 }
 
 // gplvmFit is a fitted GP-LVM: the parameters and what ProjectTo needs.
 type gplvmFit struct {
-	n, p, q  int
-	mu       []float64
-	yc       *mat.Dense // centred data, n×p
+	n, p, q int
+	mu      []float64
+	yc      *mat.Dense // centred data, n×p
 	// yfit is yc, or for p > n an n×n factor with yfit yfitᵀ = yc ycᵀ: the
 	// likelihood depends on Y through YYᵀ only.
-	yfit *mat.Dense
+	yfit     *mat.Dense
 	x        *mat.Dense // n×q
 	z        *mat.Dense // m×q inducing inputs (sparse), nil for the full model
 	kern     kernel.CrossParamKernel
