@@ -139,12 +139,13 @@ func neighbourScale(Y *mat.Dense, k int) float64 {
 // CompareScore is one method on one data set.
 type CompareScore struct {
 	Data, Method string
-	X            *mat.Dense // n×2 embedding (nil when the fit failed)
-	Err          error      // the fit's error (ErrNotConverged is kept with X)
-	NNErrors     int        // leave-one-out 1-NN errors (labelled data), else −1
-	T5, T10      float64    // trustworthiness, k = 5, 10
-	C5, C10      float64    // continuity, k = 5, 10
-	Procrustes   float64    // RMS after Procrustes with scale against Truth, else NaN
+	Model        dimred.Embedder // the fitted model
+	X            *mat.Dense      // n×2 embedding (nil when the fit failed)
+	Err          error           // the fit's error (ErrNotConverged is kept with X)
+	NNErrors     int             // leave-one-out 1-NN errors (labelled data), else −1
+	T5, T10      float64         // trustworthiness, k = 5, 10
+	C5, C10      float64         // continuity, k = 5, 10
+	Procrustes   float64         // RMS after Procrustes with scale against Truth, else NaN
 	Time         time.Duration
 }
 
@@ -163,6 +164,7 @@ func compareOne(me CompareMethod, d *CompareData) CompareScore {
 	s := CompareScore{Data: d.Name, Method: me.Name, NNErrors: -1, Procrustes: math.NaN(),
 		T5: math.NaN(), T10: math.NaN(), C5: math.NaN(), C10: math.NaN()}
 	m := me.New(d)
+	s.Model = m
 	start := time.Now()
 	err := m.Fit(d.Y)
 	s.Time = time.Since(start)
@@ -198,6 +200,24 @@ var compareOnce = sync.OnceValues(func() ([]CompareScore, error) {
 	}
 	return CompareRun(CompareMethods, data), nil
 })
+
+// CompareScores returns the scores behind figures X7.1–X7.4, computed
+// once per process (every method fitted to every data set of
+// CompareDatasets). The notebook reads the fit times from here.
+func CompareScores() ([]CompareScore, error) { return compareOnce() }
+
+// compareFind returns the score of method on data.
+func compareFind(scores []CompareScore, data, method string) (CompareScore, error) {
+	for _, s := range scores {
+		if s.Data == data && s.Method == method {
+			if s.X == nil {
+				return s, fmt.Errorf("figures: %s on %s failed: %v", method, data, s.Err)
+			}
+			return s, nil
+		}
+	}
+	return CompareScore{}, fmt.Errorf("figures: no %s on %s in the comparison", method, data)
+}
 
 // FigX7_1Comparison is figure X7.1 (beyond the book): every method on the
 // oil data in two dimensions, coloured by flow regime, and the scores of
