@@ -39,8 +39,8 @@ func TestX7_1Comparison(t *testing.T) {
 			t.Errorf("%s on oil: %v nearest-neighbour errors, want fewer than GTM 30×30's 11 (book Fig 6.10(c))", m, v)
 		}
 	}
-	// PCA's count is a closed-form fact of the data (Lawrence 2005 reports
-	// the same 162 for PCA on these 1000 points).
+	// PCA's count is fixed by the data (a closed-form embedding): a check
+	// that the oil rows are the right data in the right order.
 	if v := got["oil/PCA/1-NN errors"]; v != 162 {
 		t.Errorf("PCA on oil: %v errors, want 162", v)
 	}
