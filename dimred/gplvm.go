@@ -8,6 +8,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/internal/rng"
 	"github.com/dimredbook/book/dimred/kernel"
 
 	"gonum.org/v1/gonum/mat"
@@ -79,7 +80,7 @@ type GPLVM struct {
 	MaxIter int                                    // L-BFGS iterations; 0 means 1000
 	Tol     float64                                // change of the objective per point; 0 means 1e-9 (see iterate.go); negative: run MaxIter
 	Monitor func(iter int, objective float64) bool // sees the log posterior (bound) per iteration
-	Src     rand.Source                            // choice of the starting inducing points; nil: fixed seed
+	Src     rand.Source                            // choice of the starting inducing points; nil: the package's fixed seed
 
 	fit *gplvmFit
 }
@@ -183,7 +184,7 @@ func (m *GPLVM) Fit(Y mat.Matrix) (err error) {
 	}
 	if m.Inducing > 0 {
 		f.z = mat.NewDense(m.Inducing, q, nil)
-		perm := rand.New(rngSource(m.Src)).Perm(n)
+		perm := rand.New(rng.FitSource(m.Src)).Perm(n)
 		for i := range m.Inducing {
 			f.z.SetRow(i, f.x.RawRowView(perm[i]))
 		}
@@ -236,14 +237,6 @@ func (m *GPLVM) Fit(Y mat.Matrix) (err error) {
 	}
 	m.fit = f
 	return ferr
-}
-
-// rngSource is the Src rule: nil means the package's fixed seed.
-func rngSource(src rand.Source) rand.Source {
-	if src == nil {
-		return rand.NewPCG(1, 2)
-	}
-	return src
 }
 
 // pack lays out the optimisation variables: X (or A, back-constrained),
