@@ -30,6 +30,8 @@
 //	Chapter 3  DistanceMatchingError, FeatureSelection, FeatureExtraction,
 //	           PrincipalCoordinates, ClassicalMDS, Procrustes
 //	Chapter 4  KernelPCA, PreImage
+//	Chapter 7  GPLVM (exact, sparse variational, back-constrained; beyond
+//	           the draft, which promises the chapter)
 //
 // # Packages beneath
 //
