@@ -48,9 +48,9 @@ import (
 //     of X, points close in data space stay close in latent space, and
 //     ProjectTo starts from the back-constraint's map of the new point.
 //
-// Missing data are not supported: a NaN in Y is an error (ErrNaN). (With
-// the columns' missing patterns differing, each column would need its own
-// K⁻¹; marginalising them is exact but costs O(pn³).)
+// Missing data: Fit rejects a NaN in Y (ErrNaN); FitMissing marginalises
+// missing entries exactly for the exact model, grouping the columns by
+// their pattern of observed rows (O(n³) per pattern per iteration).
 type GPLVM struct {
 	Q int // q, latent dimension, 1 ≤ q < p
 	// Kernel is the covariance function k(x, x'; θ) of the mapping, with
@@ -111,6 +111,9 @@ type gplvmFit struct {
 	w     *mat.SymDense // |B|×|B|
 	// jitter is ε/mean diag K_mm of the sparse bound; 0 means 1e-8.
 	jitter float64
+	// groups are FitMissing's columns grouped by observed rows (nil: Y
+	// complete).
+	groups []missGroup
 }
 
 const gplvmDefaultMaxIter = 1000
@@ -131,14 +134,21 @@ func (m *GPLVM) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return errs.Wrap(err, "GPLVM")
 	}
+	return m.fitPrepared(dense.AsDense(Y), nil)
+}
+
+// fitPrepared fits the model to the checked, finite Y (n×p); groups, when
+// non-nil, are FitMissing's column groups (Y is then mean-filled).
+func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
+	n, p := yd.Dims()
+	q := m.Q
 	if m.Inducing < 0 || m.Inducing > n {
 		panic(fmt.Sprintf("dimred: GPLVM Inducing = %d outside [0, n = %d]", m.Inducing, n))
 	}
 	if m.NoiseVariance < 0 || math.IsNaN(m.NoiseVariance) || math.IsInf(m.NoiseVariance, 0) {
 		panic(fmt.Sprintf("dimred: GPLVM NoiseVariance = %v", m.NoiseVariance))
 	}
-	f := &gplvmFit{n: n, p: p, q: q, prior: m.BackConstraint == nil}
-	yd := dense.AsDense(Y)
+	f := &gplvmFit{n: n, p: p, q: q, prior: m.BackConstraint == nil, groups: groups}
 	f.mu = make([]float64, p)
 	for j := range p {
 		f.mu[j] = mat.Sum(yd.ColView(j)) / float64(n)
@@ -293,6 +303,8 @@ func (f *gplvmFit) objective(grad []float64, fixParams bool) (float64, error) {
 	if f.z != nil {
 		dZ = mat.NewDense(len(f.z.RawMatrix().Data)/q, q, nil)
 		ll, gLogS2, err = f.sparseBound(dX, dZ, gTheta, grad != nil)
+	} else if f.groups != nil {
+		ll, gLogS2, err = f.exactLogLikMissing(dX, gTheta, grad != nil)
 	} else {
 		ll, gLogS2, err = f.exactLogLik(dX, gTheta, grad != nil)
 	}

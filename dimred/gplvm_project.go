@@ -26,7 +26,8 @@ import (
 // modes: x* is the mode found from that start. Projecting a training row
 // gives a point near, not at, its fitted latent point: the fitted X
 // maximises the joint likelihood of all points, x* the density of one.
-// Rows are projected in parallel.
+// Rows are projected in parallel. After FitMissing the predictive mean
+// uses the training data with missing entries filled by column means.
 func (m *GPLVM) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	f := m.fit

@@ -280,3 +280,60 @@ func TestGPLVMWideDataFactor(t *testing.T) {
 		}
 	}
 }
+
+// FitMissing: the gradient of the marginal likelihood with missing
+// entries against finite differences, and with nothing missing the same
+// objective as Fit.
+func TestGPLVMMissing(t *testing.T) {
+	Y := gplvmCurve(25, 5)
+	m := &GPLVM{Q: 2, MaxIter: 2, Tol: -1}
+	if err := m.FitMissing(Y); err != nil {
+		t.Fatal(err)
+	}
+	full := &GPLVM{Q: 2, MaxIter: 2, Tol: -1}
+	if err := full.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	if d := math.Abs(m.Objective() - full.Objective()); d > 1e-9*math.Abs(full.Objective()) {
+		t.Errorf("FitMissing on complete data: objective %.12g, Fit %.12g", m.Objective(), full.Objective())
+	}
+	Ym := mat.DenseCopyOf(Y)
+	for _, e := range [][2]int{{0, 1}, {3, 1}, {7, 2}, {7, 0}, {20, 3}, {21, 3}} {
+		Ym.Set(e[0], e[1], math.NaN())
+	}
+	mm := &GPLVM{Q: 2, MaxIter: 2, Tol: -1, Kernel: kernel.Sum{&kernel.GradRBF{Variance: 0.8, LengthScale: 0.9}, &kernel.Bias{Variance: 0.2}, &kernel.White{Variance: 0.01}}}
+	if err := mm.FitMissing(Ym); err != nil {
+		t.Fatal(err)
+	}
+	if len(mm.fit.groups) != 3 {
+		t.Errorf("%d column groups, want 3 (columns 0 and 2 both miss row 7 only)", len(mm.fit.groups))
+	}
+	params := mm.fit.pack(false)
+	rnd := rand.New(rand.NewPCG(8, 1))
+	for i := range params {
+		params[i] += 0.1 * rnd.NormFloat64()
+	}
+	checkObjectiveGradient(t, mm.fit, params, false, 1e-5)
+	// A full fit with missing data runs and improves on its start.
+	var first float64
+	mf := &GPLVM{Q: 2, MaxIter: 100, Tol: -1, Monitor: func(it int, o float64) bool {
+		if it == 0 {
+			first = o
+		}
+		return false
+	}}
+	if err := mf.FitMissing(Ym); err != nil {
+		t.Fatal(err)
+	}
+	if !(mf.Objective() > first) {
+		t.Errorf("FitMissing objective %.6g not above its start %.6g", mf.Objective(), first)
+	}
+	// A column with nothing observed is an error.
+	Ym2 := mat.DenseCopyOf(Y)
+	for i := range 25 {
+		Ym2.Set(i, 2, math.NaN())
+	}
+	if err := (&GPLVM{Q: 2}).FitMissing(Ym2); !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("all-missing column: error %v, want ErrTooFewPoints", err)
+	}
+}
