@@ -249,8 +249,6 @@ func TestGPLVMFitAndProject(t *testing.T) {
 	}
 }
 
-func isNotConverged(err error) bool { return errors.Is(err, ErrNotConverged) }
-
 // For p > n the likelihood is computed from an n×n factor of YYᵀ; it and
 // its gradient equal those from Y itself (exact and sparse).
 func TestGPLVMWideDataFactor(t *testing.T) {

@@ -21,10 +21,6 @@ import (
 // eigenvalues are positive and the largest usable q.
 var ErrNotEuclidean = errors.New("dimred: q-th eigenvalue of B is negative (distances not Euclidean)")
 
-// DefaultMDSDenseLimit is the largest n for which ClassicalMDS, by default,
-// computes all n eigenvalues of B with a dense solver.
-const DefaultMDSDenseLimit = 500
-
 // ClassicalMDS is classical multidimensional scaling (Torgerson–Gower
 // scaling; §3.5 of the book): from squared distances D (n×n) form the
 // "standard transformation"
@@ -60,8 +56,8 @@ type ClassicalMDS struct {
 	Plain bool
 
 	// DenseLimit is the largest n solved densely (all eigenvalues);
-	// 0 means DefaultMDSDenseLimit; a negative value forces the partial
-	// solver.
+	// 0 means linalg.FullSpectrumMax (the package's eigen policy); a
+	// negative value forces the partial solver.
 	DenseLimit int
 
 	Eigen *linalg.EigenSettings // partial eigensolver settings; nil means defaults
@@ -164,7 +160,7 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	n := D.SymmetricDim()
 	limit := m.DenseLimit
 	if limit == 0 {
-		limit = DefaultMDSDenseLimit
+		limit = linalg.FullSpectrumMax
 	}
 	var (
 		vals []float64

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -93,19 +94,20 @@ func (k *GradRBF) ParamGrad(g []float64, G mat.Symmetric, X mat.Matrix) {
 	checkG(G, n)
 	il2 := 1 / (k.LengthScale * k.LengthScale)
 	var gv, gl float64
-	xi, xj := make([]float64, q), make([]float64, q)
+	xd := mat.DenseCopyOf(X)
+	gs := symRaw(G)
 	for i := 0; i < n; i++ {
-		mat.Row(xi, i, X)
-		gv += G.At(i, i) * k.Variance
+		xi := xd.RawRowView(i)
+		gv += gs(i, i) * k.Variance
 		for j := i + 1; j < n; j++ {
-			mat.Row(xj, j, X)
-			r2 := sqDist(xi, xj)
+			r2 := sqDist(xi, xd.RawRowView(j))
 			kij := k.Variance * math.Exp(-0.5*r2*il2)
-			gij := 2 * G.At(i, j)
+			gij := 2 * gs(i, j)
 			gv += gij * kij
 			gl += gij * kij * r2 * il2
 		}
 	}
+	_ = q
 	g[0], g[1] = gv, gl
 }
 
@@ -118,15 +120,16 @@ func (k *GradRBF) LatentGrad(dst *mat.Dense, G mat.Symmetric, X mat.Matrix) {
 		panic(mat.ErrShape)
 	}
 	il2 := 1 / (k.LengthScale * k.LengthScale)
-	xi, xj := make([]float64, q), make([]float64, q)
+	xd := mat.DenseCopyOf(X)
+	gs := symRaw(G)
 	for i := 0; i < n; i++ {
-		mat.Row(xi, i, X)
+		xi := xd.RawRowView(i)
 		for j := 0; j < n; j++ {
 			if j == i {
 				continue
 			}
-			mat.Row(xj, j, X)
-			c := 2 * G.At(i, j) * k.Variance * math.Exp(-0.5*sqDist(xi, xj)*il2) * il2
+			xj := xd.RawRowView(j)
+			c := 2 * gs(i, j) * k.Variance * math.Exp(-0.5*sqDist(xi, xj)*il2) * il2
 			for d := 0; d < q; d++ {
 				dst.Set(i, d, dst.At(i, d)+c*(xj[d]-xi[d]))
 			}
@@ -348,4 +351,20 @@ func sqDist(a, b []float64) float64 {
 		s += d * d
 	}
 	return s
+}
+
+// symRaw returns a fast accessor for the upper triangle (i ≤ j) of G.
+func symRaw(G mat.Symmetric) func(i, j int) float64 {
+	if sd, ok := G.(*mat.SymDense); ok {
+		raw := sd.RawSymmetric()
+		if raw.Uplo == blas.Upper {
+			return func(i, j int) float64 {
+				if i > j {
+					i, j = j, i
+				}
+				return raw.Data[i*raw.Stride+j]
+			}
+		}
+	}
+	return G.At
 }

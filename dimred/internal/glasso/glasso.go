@@ -33,8 +33,10 @@ type Settings struct {
 	// t · mean_{i≠j} |Sᵢⱼ|. Zero means 1e-4.
 	Tol float64
 
-	// MaxIter is the maximum number of sweeps over the columns. Zero means
-	// 1000.
+	// MaxIter is the maximum number of sweeps over the columns, including
+	// those of the start homotopy. Zero means 5000 (DRILL with ρ = 0 on
+	// nearly singular data can need a few thousand; the reference code
+	// allows 3000).
 	MaxIter int
 
 	// PenaliseDiagonal adds ρ Σᵢ |Θᵢᵢ| to the penalty, so that Wᵢᵢ =
@@ -64,7 +66,9 @@ type Settings struct {
 
 	// Monitor, if non-nil, is called after every sweep with the sweep
 	// number (from 1) and the mean absolute change of W; returning true
-	// stops the iteration (the result is then returned without error).
+	// stops the iteration (the result is then returned without error, or,
+	// if the start homotopy had not finished, an error wrapping
+	// ErrNotConverged).
 	Monitor func(iter int, change float64) bool
 }
 
@@ -75,7 +79,8 @@ type Result struct {
 	Theta *mat.SymDense
 	// W is the n×n covariance estimate, W ≈ Θ⁻¹.
 	W *mat.SymDense
-	// Iterations is the number of sweeps run.
+	// Iterations is the number of sweeps run (0 when Θ = S⁻¹ was computed
+	// directly).
 	Iterations int
 	// Objective is log det Θ − tr(SΘ) − ρ‖Θ‖₁ (with the penalty actually
 	// used: per-edge weights, diagonal term if penalised).
@@ -88,10 +93,8 @@ type Result struct {
 
 const (
 	defaultTol          = 1e-4
-	defaultMaxIter      = 1000
+	defaultMaxIter      = 5000
 	defaultLassoMaxIter = 10000
-	// polishMax is the largest active set solved exactly (Cholesky) to
-	// finish a lasso sub-problem; larger ones rely on coordinate descent.
 	// directMax is the largest neighbourhood whose ρ = 0 sub-problem is
 	// solved by one Cholesky factorisation.
 	directMax = 200
@@ -112,8 +115,9 @@ const (
 // length or with an out-of-range index). It returns an error wrapping
 // ErrNaN for non-finite input, ErrNotPositiveDefinite when the start is not
 // positive definite on a column's block or an iterate loses definiteness (no
-// solution exists), and ErrNotConverged when MaxIter sweeps do not reach Tol;
-// in the last case the result of the final sweep is returned with the error.
+// solution exists), and ErrNotConverged when MaxIter sweeps do not reach Tol
+// — then the result of the final sweep is returned with the error, unless
+// its Θ is not positive definite, when the result is nil.
 //
 // With every pair allowed (nil graph) and ρ = 0 the solution is S⁻¹, which
 // Solve computes directly.
@@ -197,12 +201,12 @@ type solver struct {
 	allPair bool
 
 	// scratch
-	u, g, col, x, h []float64
-	z, theta        []float64
-	zeroRho         []bool    // column j has ρ = 0 on all its edges
-	old, ext, chol  []float64 // n×n, for extrapolate
-	act             []int
-	va              []float64
+	u, g, col, x   []float64
+	z, theta       []float64
+	zeroRho        []bool    // column j has ρ = 0 on all its edges
+	old, ext, chol []float64 // n×n, for extrapolate
+	act            []int
+	va             []float64
 }
 
 // meanAbsOffDiag returns mean_{i≠j}|Sᵢⱼ|, falling back to mean|Sᵢᵢ| and then
@@ -302,7 +306,6 @@ func (s *solver) buildGraph(pen Penalty) error {
 			}
 		}
 	}
-	s.h = make([]float64, maxm)
 	s.act = make([]int, 0, maxm)
 	s.col = make([]float64, n)
 	return nil
@@ -444,6 +447,10 @@ func (s *solver) run() (*Result, error) {
 		total += it
 		if err != nil {
 			return nil, err
+		}
+		if s.stopped {
+			return nil, fmt.Errorf("%w: stopped by Monitor after %d sweeps, during the start homotopy (δ = %.3g), before any solution of the problem itself",
+				ErrNotConverged, total, s.shift)
 		}
 		if total >= s.set.MaxIter {
 			return nil, fmt.Errorf("%w: %d sweeps did not finish the diagonal homotopy (δ = %.3g)", ErrNotConverged, total, s.shift)

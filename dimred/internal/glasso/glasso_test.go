@@ -361,3 +361,30 @@ func Example() {
 	// ⎣ 0.0000   0.0000  -0.3333   0.6667⎦
 	// W[0,2] = 0.5000 (completed), W[0,1] = 1.0000 (= S)
 }
+
+// The extrapolation steps only change the path, not the solution: with and
+// without them the same W and Θ come out (DRILL k = 7, ρ = 0, where they
+// fire).
+func TestExtrapolationSameSolution(t *testing.T) {
+	y := curveData(60, 30, 1)
+	S := secondMoment(y)
+	g := knn(y, 7)
+	var res [2]*Result
+	for k, off := range []bool{false, true} {
+		r, err := Solve(S, Penalty{Graph: g}, &Settings{Tol: 1e-10, MaxIter: 50000, NoExtrapolation: off})
+		if err != nil {
+			t.Fatalf("NoExtrapolation=%v: %v", off, err)
+		}
+		res[k] = r
+	}
+	if !mat.EqualApprox(res[0].W, res[1].W, 1e-6*res[0].KKT.Scale) {
+		t.Errorf("W differs with and without extrapolation")
+	}
+	if math.Abs(res[0].Objective-res[1].Objective) > 1e-8*math.Abs(res[1].Objective) {
+		t.Errorf("objective %v with, %v without extrapolation", res[0].Objective, res[1].Objective)
+	}
+	if res[0].Iterations >= res[1].Iterations {
+		t.Errorf("extrapolation used %d sweeps, plain %d", res[0].Iterations, res[1].Iterations)
+	}
+	t.Logf("sweeps: %d with extrapolation, %d without", res[0].Iterations, res[1].Iterations)
+}

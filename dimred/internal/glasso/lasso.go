@@ -137,17 +137,36 @@ func (s *solver) featureSign(j int, tol float64) bool {
 	idx, r, beta := s.nb[j], s.rho[j], s.beta[j]
 	m := len(idx)
 	u, g := s.u[:m], s.g[:m]
+	// act lists the active coordinates in the order of the rows of the
+	// Cholesky factor L of V_AA, which is updated, not recomputed, as
+	// coordinates enter (a new row) and leave (Givens rotations).
 	act := s.act[:0]
 	defer func() { s.act = act[:0] }()
-	for a, bb := range beta {
-		if bb != 0 {
-			act = append(act, a)
+	if cap(s.va) < m*m {
+		s.va = make([]float64, m*m)
+	}
+	f := cholFactor{l: s.va[:m*m], stride: m}
+	col := s.z[:m]
+	push := func(a int) bool {
+		row := w[idx[a]*n:]
+		for c, b := range act {
+			col[c] = row[idx[b]]
 		}
+		if !f.add(col[:len(act)], row[idx[a]]) {
+			return false
+		}
+		act = append(act, a)
+		return true
 	}
 	theta := s.theta[:m]
 	for a, bb := range beta {
 		theta[a] = math.Copysign(1, bb)
+		if bb != 0 && (len(act) >= fsMax || !push(a)) {
+			return false
+		}
 	}
+	single := false
+	var added []int
 	for step := 0; step < 4*m+20; step++ {
 		// Optimality: active u_a − g_a = r_a θ_a, inactive |u_a − g_a| ≤ r_a.
 		activeOK := true
@@ -157,43 +176,65 @@ func (s *solver) featureSign(j int, tol float64) bool {
 				break
 			}
 		}
+		added = added[:0]
 		if activeOK {
+			// Add every violating coordinate at once (or only the worst
+			// after a batch went wrong), with the sign that reduces the
+			// objective.
 			worst, wv := -1, tol
 			for a := range idx {
 				if beta[a] != 0 {
 					continue
 				}
-				if v := math.Abs(u[a]-g[a]) - r[a]; v > wv {
+				v := math.Abs(u[a]-g[a]) - r[a]
+				if v > tol && !single {
+					added = append(added, a)
+				}
+				if v > wv {
 					worst, wv = a, v
 				}
 			}
 			if worst < 0 {
 				return true
 			}
-			theta[worst] = math.Copysign(1, u[worst]-g[worst])
-			act = insertSorted(act, worst)
+			if single {
+				added = append(added[:0], worst)
+			}
+			if len(act)+len(added) > fsMax {
+				return false
+			}
+			for _, a := range added {
+				theta[a] = math.Copysign(1, u[a]-g[a])
+				if !push(a) {
+					return false
+				}
+			}
 		}
 		p := len(act)
-		if p > fsMax {
-			return false
-		}
 		// x_A = V_AA⁻¹ (u_A − r_A θ_A).
-		if cap(s.va) < p*p {
-			s.va = make([]float64, p*p)
-		}
-		v := s.va[:p*p]
 		x := s.x[:p]
 		for c, a := range act {
-			row := w[idx[a]*n:]
-			for e := 0; e <= c; e++ {
-				v[c*p+e] = row[idx[act[e]]]
-			}
 			x[c] = u[a] - r[a]*theta[a]
 		}
-		if !cholesky(v, p) {
-			return false
+		f.solve(x)
+		if len(added) > 1 {
+			// A batch is only safe if every added coordinate moves in its
+			// chosen direction; otherwise drop the batch (the last rows of
+			// L) and add singly.
+			bad := false
+			for c := p - len(added); c < p; c++ {
+				if x[c]*theta[act[c]] < 0 {
+					bad = true
+					break
+				}
+			}
+			if bad {
+				single = true
+				act = act[:p-len(added)]
+				f.p = len(act)
+				continue
+			}
 		}
-		cholSolve(v, p, x)
 		// Candidates on the segment β_A + tD, D = x − β_A: t = 1 and every
 		// point where a non-zero coordinate changes sign; keep the one with
 		// the least objective. The smooth part is c + t·lin + ½t²·quad with
@@ -205,23 +246,22 @@ func (s *solver) featureSign(j int, tol float64) bool {
 			quad += d * vd
 			lin += d * (g[a] - u[a])
 		}
-		f := func(t float64) float64 {
+		obj := func(t float64) float64 {
 			v := t*lin + 0.5*t*t*quad
 			for c, a := range act {
 				v += r[a] * math.Abs(beta[a]+t*(x[c]-beta[a]))
 			}
 			return v
 		}
-		bestT, bestF := 1.0, f(1)
+		bestT, bestF := 1.0, obj(1)
 		for c, a := range act {
 			if b := beta[a]; b != 0 && x[c]*b < 0 {
 				t := b / (b - x[c])
-				if ft := f(t); ft < bestF {
+				if ft := obj(t); ft < bestF {
 					bestT, bestF = t, ft
 				}
 			}
 		}
-		keep := act[:0]
 		for c, a := range act {
 			b := beta[a]
 			nb := b + bestT*(x[c]-b)
@@ -231,22 +271,91 @@ func (s *solver) featureSign(j int, tol float64) bool {
 			beta[a] = nb
 			if nb != 0 {
 				theta[a] = math.Copysign(1, nb)
-				keep = append(keep, a)
 			}
 		}
-		act = keep
+		for c := len(act) - 1; c >= 0; c-- {
+			if beta[act[c]] == 0 {
+				f.remove(c)
+				act = append(act[:c], act[c+1:]...)
+			}
+		}
 		s.gradient(j)
 	}
 	return false
 }
 
-func insertSorted(act []int, a int) []int {
-	act = append(act, 0)
-	i := len(act) - 1
-	for i > 0 && act[i-1] > a {
-		act[i] = act[i-1]
-		i--
+// cholFactor is a lower-triangular Cholesky factor L (row-major, given
+// stride) of a p×p block that grows by one row and shrinks by any row.
+type cholFactor struct {
+	l      []float64
+	stride int
+	p      int
+}
+
+// add appends the variable whose covariances with the current ones are v
+// (length p) and whose variance is d: the new row solves L ℓ = v and ends
+// in √(d − ℓᵀℓ). It reports false, leaving L unchanged, if that is not
+// positive.
+func (f *cholFactor) add(v []float64, d float64) bool {
+	S, p := f.stride, f.p
+	row := f.l[p*S : p*S+p+1]
+	for i := 0; i < p; i++ {
+		x := v[i]
+		li := f.l[i*S : i*S+i]
+		for k, y := range li {
+			x -= y * row[k]
+		}
+		row[i] = x / f.l[i*S+i]
 	}
-	act[i] = a
-	return act
+	for _, y := range row[:p] {
+		d -= y * y
+	}
+	if !(d > 0) {
+		return false
+	}
+	row[p] = math.Sqrt(d)
+	f.p++
+	return true
+}
+
+// remove deletes row and column c of the factored matrix: drop row c of L,
+// then restore the triangle with Givens rotations of columns (i, i+1),
+// which leave LLᵀ unchanged.
+func (f *cholFactor) remove(c int) {
+	S, p := f.stride, f.p
+	l := f.l
+	for i := c; i < p-1; i++ {
+		copy(l[i*S:i*S+i+2], l[(i+1)*S:(i+1)*S+i+2])
+	}
+	for i := c; i < p-1; i++ {
+		a, b := l[i*S+i], l[i*S+i+1]
+		h := math.Hypot(a, b)
+		cs, sn := a/h, b/h
+		for k := i; k < p-1; k++ {
+			x, y := l[k*S+i], l[k*S+i+1]
+			l[k*S+i] = cs*x + sn*y
+			l[k*S+i+1] = -sn*x + cs*y
+		}
+	}
+	f.p--
+}
+
+// solve overwrites b with (LLᵀ)⁻¹ b.
+func (f *cholFactor) solve(b []float64) {
+	S, p := f.stride, f.p
+	l := f.l
+	for i := 0; i < p; i++ {
+		v := b[i]
+		for k, x := range l[i*S : i*S+i] {
+			v -= x * b[k]
+		}
+		b[i] = v / l[i*S+i]
+	}
+	for i := p - 1; i >= 0; i-- {
+		v := b[i]
+		for k := i + 1; k < p; k++ {
+			v -= l[k*S+i] * b[k]
+		}
+		b[i] = v / l[i*S+i]
+	}
 }
