@@ -36,6 +36,13 @@
 // registry's URLs are fetched and cache paths are built from the registry's
 // dataset and file names, never from anything read from a file or a server.
 //
+// One file is registered outside Files(), because it is a map background
+// rather than the book's data and so is not part of the mirror: Natural
+// Earth's land outlines (public domain) in the world-atlas npm tarball,
+// read by Coastlines for Fig 3.9. It is resolved the same way (mirror,
+// cache, verified download); its only user falls back to a graticule when
+// it is unavailable, so nothing depends on the download succeeding.
+//
 // When a file is in neither place and cannot be downloaded the error wraps
 // ErrNotAvailable and says how to set DIMRED_DATA; `go run ./scripts/fetch-data`
 // fetches everything into the cache while online.

@@ -76,9 +76,25 @@ var registry = []File{
 	{"usps", "zip.train.gz", 1829071, "66ebf231ab51f2cf6ac1a892d0f98ccffee1079d7a5db638c1f11f366046ca16", "https://raw.githubusercontent.com/dgkim5360/the-elements-of-statistical-learning-notebooks/master/data/zipcode/zip.train.gz"},
 }
 
-// Lookup returns the registry entry of dataset/file.
+// cacheOnly lists files that are not the book's data and so are not part
+// of the mirror: they are fetched into the user cache on first use (or read
+// from DIMRED_DATA if someone put them there), verified like the others,
+// and every caller has a fallback for when they are unavailable.
+var cacheOnly = []File{
+	// Natural Earth 4.1.0 land polygons as TopoJSON (public-domain data;
+	// the world-atlas package is ISC), for the coastline of Fig 3.9.
+	{"world_atlas", "world-atlas-2.0.2.tgz", 2277546, "032e7765f2ce00edaeafec23ff22bc3b77e42987c257da944cc585b452c05b97", "https://registry.npmjs.org/world-atlas/-/world-atlas-2.0.2.tgz"},
+}
+
+// Lookup returns the registry entry of dataset/file: a file of the mirror
+// (Files) or one fetched into the cache only (the map background).
 func Lookup(dataset, file string) (File, error) {
 	for _, f := range registry {
+		if f.Dataset == dataset && f.Name == file {
+			return f, nil
+		}
+	}
+	for _, f := range cacheOnly {
 		if f.Dataset == dataset && f.Name == file {
 			return f, nil
 		}

@@ -39,6 +39,8 @@
 //	           family (paper §2–4): MEU, AcyclicLLE, DRILL (DRILLPath for
 //	           the L1 sweep), and GPLVMScore, the paper's embedding score
 //	Chapter 6  GTM (with MagnificationFactors), DensityNetwork
+//	Chapter 7  GPLVM (exact, sparse variational, back-constrained; beyond
+//	           the draft, which promises the chapter)
 //
 // # Packages beneath
 //

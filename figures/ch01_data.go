@@ -6,6 +6,8 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"sort"
+	"strings"
 
 	"github.com/dimredbook/book/dimred/highdim"
 
@@ -159,6 +161,54 @@ func Fig1_10OilDistances() (*Figure, error) {
 // the runner's left), the vertical axis is z (up).
 const stickView = -25 * math.Pi / 180
 
+// stickBones is the skeleton of the OSU ACCAD marker set (Vicon "Plug-in
+// Gait" names: L/R prefix; FHD/BHD front/back head, C7 neck vertebra, SHO
+// shoulder, UPA upper arm, ELB elbow, FRM forearm, WRA/WRB wrist, FIN
+// finger, FWT/BWT front/back waist, THI thigh, KNE knee, SHN shin, ANK
+// ankle, HEE heel, MT5 fifth metatarsal, TOE toe). The data's own
+// connections.txt joins only 22 pairs, two of them through the STRN marker
+// the preprocessing drops, so on its own it leaves the head floating and
+// most arm markers unconnected; these bones follow the body instead. Where
+// the preprocessing dropped a marker (CLAV, LTOE, RBAC, RBWT, RWRA, STRN,
+// T10) the bone skips to the next marker along the limb.
+var stickBones = [][2]string{
+	// head ring and neck
+	{"LFHD", "RFHD"}, {"RFHD", "RBHD"}, {"RBHD", "LBHD"}, {"LBHD", "LFHD"},
+	{"LBHD", "C7"}, {"RBHD", "C7"},
+	// shoulders (the spine markers T10 and STRN are dropped; the torso is
+	// the shoulder–waist quadrilateral below)
+	{"C7", "LSHO"}, {"C7", "RSHO"},
+	// arms
+	{"LSHO", "LUPA"}, {"LUPA", "LELB"}, {"LELB", "LFRM"}, {"LFRM", "LWRA"}, {"LFRM", "LWRB"},
+	{"LWRA", "LWRB"}, {"LWRA", "LFIN"}, {"LWRB", "LFIN"},
+	{"RSHO", "RUPA"}, {"RUPA", "RELB"}, {"RELB", "RFRM"}, {"RFRM", "RWRB"}, {"RWRB", "RFIN"},
+	// torso and pelvis
+	{"LSHO", "LFWT"}, {"RSHO", "RFWT"}, {"LFWT", "RFWT"}, {"LFWT", "LBWT"},
+	// legs
+	{"LFWT", "LTHI"}, {"LTHI", "LKNE"}, {"LKNE", "LSHN"}, {"LSHN", "LANK"},
+	{"LANK", "LHEE"}, {"LANK", "LMT5"}, {"LHEE", "LMT5"},
+	{"RFWT", "RTHI"}, {"RTHI", "RKNE"}, {"RKNE", "RSHN"}, {"RSHN", "RANK"},
+	{"RANK", "RHEE"}, {"RANK", "RMT5"}, {"RHEE", "RMT5"}, {"RMT5", "RTOE"}, {"RHEE", "RTOE"},
+}
+
+// stickSkeleton returns stickBones as index pairs into markers, skipping
+// bones whose markers are absent.
+func stickSkeleton(markers []string) [][2]int {
+	index := make(map[string]int, len(markers))
+	for i, m := range markers {
+		index[m] = i
+	}
+	var edges [][2]int
+	for _, b := range stickBones {
+		i, okI := index[b[0]]
+		j, okJ := index[b[1]]
+		if okI && okJ {
+			edges = append(edges, [2]int{i, j})
+		}
+	}
+	return edges
+}
+
 // stickPanel draws frame row of the stick data with its skeleton.
 func stickPanel(ds *datasets.Dataset, row int) *plot.Plot {
 	k := len(ds.Markers)
@@ -169,7 +219,7 @@ func stickPanel(ds *datasets.Dataset, row int) *plot.Plot {
 		ys[m] = z
 	}
 	p := hideAll(newPlot(fmt.Sprintf("frame %d (t = %.2f s)", ds.Frames[row], float64(ds.Frames[row])/120), "", ""))
-	for _, e := range ds.Edges {
+	for _, e := range stickSkeleton(ds.Markers) {
 		p.Add(line([]float64{xs[e[0]], xs[e[1]]}, []float64{ys[e[0]], ys[e[1]]}, color.Black, 1.5))
 	}
 	p.Add(scatter(xs, ys, theoryRed, 2, nil))
@@ -192,13 +242,13 @@ func Fig1_11StickMan() (*Figure, error) {
 	}
 	return &Figure{
 		ID:      "1.11",
-		Caption: "The stick man data: three frames of a motion-capture run (34 markers in 3-D, per-frame centred and scaled by 1/400), drawn with the skeleton connections; the body angle changes through the run.",
+		Caption: "The stick man data: three frames of a motion-capture run (34 markers in 3-D, per-frame centred and scaled by 1/400), drawn with a skeleton joining the markers along the body (head, neck, arms, torso, legs); the body angle changes through the run.",
 		Data:    "stick",
 		Panels:  panels,
 		Cols:    3,
 		Width:   21 * vg.Centimeter,
 		Height:  9 * vg.Centimeter,
-		Numbers: []Number{Ours("frames n", float64(n)), Ours("features p", float64(p)), Ours("skeleton connections", float64(len(ds.Edges)))},
+		Numbers: []Number{Ours("frames n", float64(n)), Ours("features p", float64(p)), Ours("skeleton bones", float64(len(stickSkeleton(ds.Markers))))},
 	}, nil
 }
 
@@ -219,37 +269,116 @@ func Fig1_12StickDistances() (*Figure, error) {
 // column of Fig 1.13 (6178 genes → 1030 columns).
 const spellmanBin = 6
 
+// spellmanSat is the log ratio at which Fig 1.13's colours saturate: the
+// bins average 6 genes, which shrinks their values, so ±0.5 rather than ±1
+// keeps the bands visible.
+const spellmanSat = 0.5
+
 // spellmanImage renders the arrays × genes matrix (NaN = missing) as an
-// image, one pixel row per array, genes binned by spellmanBin: red for
-// positive log ratios, green for negative (the microarray convention),
-// saturating at ±1, grey where every value of a bin is missing.
-func spellmanImage(Y *mat.Dense) *image.RGBA {
+// image, one pixel row per array, the genes in the given order binned by
+// spellmanBin, coloured by divergingMap saturating at ±spellmanSat, mid grey where
+// every value of a bin is missing.
+func spellmanImage(Y *mat.Dense, order []int) *image.RGBA {
 	n, p := Y.Dims()
 	w := (p + spellmanBin - 1) / spellmanBin
 	img := image.NewRGBA(image.Rect(0, 0, w, n))
 	for i := range n {
 		for c := range w {
 			s, cnt := 0.0, 0
-			for j := c * spellmanBin; j < min(p, (c+1)*spellmanBin); j++ {
-				if v := Y.At(i, j); !math.IsNaN(v) {
+			for k := c * spellmanBin; k < min(p, (c+1)*spellmanBin); k++ {
+				if v := Y.At(i, order[k]); !math.IsNaN(v) {
 					s += v
 					cnt++
 				}
 			}
 			if cnt == 0 {
-				img.Set(c, i, color.RGBA{R: 160, G: 160, B: 160, A: 255})
+				img.Set(c, i, color.RGBA{R: 140, G: 140, B: 140, A: 255})
 				continue
 			}
-			v := math.Max(-1, math.Min(1, s/float64(cnt)))
-			g := uint8(math.Round(255 * math.Abs(v)))
-			if v >= 0 {
-				img.Set(c, i, color.RGBA{R: g, A: 255})
-			} else {
-				img.Set(c, i, color.RGBA{G: g, A: 255})
-			}
+			img.Set(c, i, divergingMap((s/float64(cnt)/spellmanSat+1)/2))
 		}
 	}
 	return img
+}
+
+// divergingMap is a colour-blind-safe diverging map (ColorBrewer RdBu's
+// end points): t = 0 blue (down-regulated), 0.5 white, 1 red (up).
+func divergingMap(t float64) color.Color {
+	t = math.Max(0, math.Min(1, t))
+	blue, red := [3]float64{33, 102, 172}, [3]float64{178, 24, 43}
+	end, u := blue, 1-2*t
+	if t > 0.5 {
+		end, u = red, 2*t-1
+	}
+	c := func(k int) uint8 { return uint8(math.Round(255 + u*(end[k]-255))) }
+	return color.RGBA{R: c(0), G: c(1), B: c(2), A: 255}
+}
+
+// spellmanPeakOrder orders the genes by the time of their peak in the
+// alpha-factor time course (arrays named "alpha<minutes>"): it picks the
+// period T in 40…120 min with the most Fourier power summed over genes,
+// fits each gene's phase at that period (missing values skipped, each
+// gene centred) and sorts by peak time in [0, T). Genes with fewer than
+// half of the alpha arrays observed go last, in file order.
+func spellmanPeakOrder(ds *datasets.Dataset) (order []int, period float64) {
+	n, p := ds.Y.Dims()
+	var rows []int
+	var times []float64
+	for i := range n {
+		var m float64
+		if _, err := fmt.Sscanf(ds.RowNames[i], "alpha%g", &m); err == nil && strings.HasPrefix(ds.RowNames[i], "alpha") {
+			rows, times = append(rows, i), append(times, m)
+		}
+	}
+	coef := func(j int, T float64) (re, im float64, ok bool) {
+		mean, cnt := 0.0, 0
+		for _, i := range rows {
+			if v := ds.Y.At(i, j); !math.IsNaN(v) {
+				mean += v
+				cnt++
+			}
+		}
+		if 2*cnt < len(rows) {
+			return 0, 0, false
+		}
+		mean /= float64(cnt)
+		for k, i := range rows {
+			if v := ds.Y.At(i, j); !math.IsNaN(v) {
+				a := 2 * math.Pi * times[k] / T
+				re += (v - mean) * math.Cos(a)
+				im += (v - mean) * math.Sin(a)
+			}
+		}
+		return re, im, true
+	}
+	best := math.Inf(-1)
+	for T := 40.0; T <= 120; T++ {
+		pow := 0.0
+		for j := range p {
+			if re, im, ok := coef(j, T); ok {
+				pow += re*re + im*im
+			}
+		}
+		if pow > best {
+			best, period = pow, T
+		}
+	}
+	peak := make([]float64, p)
+	for j := range p {
+		re, im, ok := coef(j, period)
+		if !ok {
+			peak[j] = math.Inf(1)
+			continue
+		}
+		// v ≈ A cos(2πt/T − φ) with φ = atan2(im, re): the peak is at t = φT/2π.
+		peak[j] = math.Mod(math.Atan2(im, re)/(2*math.Pi)+1, 1) * period
+	}
+	order = make([]int, p)
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool { return peak[order[a]] < peak[order[b]] })
+	return order, period
 }
 
 // Fig1_13SpellmanData is book Fig 1.13 (§1.8), "the Spellman data": the
@@ -262,9 +391,14 @@ func Fig1_13SpellmanData() (*Figure, error) {
 		return nil, fmt.Errorf("figure 1.13: %w", err)
 	}
 	n, p := ds.Y.Dims()
-	img := spellmanImage(ds.Y)
-	pl := newPlot(fmt.Sprintf("Spellman yeast cell cycle: %d arrays × %d genes", n, p), "gene (file order; 6 genes per pixel column)", "")
+	order, period := spellmanPeakOrder(ds)
+	img := spellmanImage(ds.Y, order)
+	pl := newPlot(fmt.Sprintf("Spellman yeast cell cycle: %d arrays × %d genes", n, p),
+		fmt.Sprintf("gene, ordered by peak time in the alpha-factor course (period %.0f min); 6 genes per pixel column", period), "")
 	pl.Add(plotter.NewImage(img, 0, 0, float64(p), float64(n)))
+	fp, fn := float64(p), float64(n)
+	pl.Add(colourBar{X0: 1.015 * fp, X1: 1.03 * fp, Y0: 0, Y1: fn, Min: -spellmanSat, Max: spellmanSat, Ticks: []float64{-spellmanSat, 0, spellmanSat}, Format: "%g",
+		Map: divergingMap})
 	// Group boundaries and names (array 0 at the top).
 	counts := ds.ClassCounts()
 	var ticks []plot.Tick
@@ -278,7 +412,9 @@ func Fig1_13SpellmanData() (*Figure, error) {
 		}
 	}
 	pl.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = 0, float64(p), 0, float64(n)
+	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = 0, 1.08*fp, 0, fn
+	pl.X.Tick.Marker = plot.ConstantTicks(nil)
+	pl.X.LineStyle.Width = 0
 	missing := 0
 	for i := range n {
 		for j := range p {
@@ -289,7 +425,7 @@ func Fig1_13SpellmanData() (*Figure, error) {
 	}
 	return &Figure{
 		ID:      "1.13",
-		Caption: "The Spellman data: yeast cell-cycle expression (log ratios; red up, green down, grey missing) for 6178 genes on 77 arrays in five experiment groups. Each pixel column averages 6 consecutive genes.",
+		Caption: "The Spellman data: yeast cell-cycle expression (log ratios, 6-gene bin averages saturated at ±0.5; red up, blue down, grey missing) for 6178 genes on 77 arrays in five experiment groups. Genes are ordered by the time of their peak in the alpha-factor course, so the cell cycle shows as diagonal bands; each pixel column averages 6 neighbouring genes.",
 		Data:    "spellman",
 		Status:  Redrawn,
 		Why:     "The draft shows a picture of the expression matrix; ours is a heat map drawn from the data.",
@@ -300,6 +436,7 @@ func Fig1_13SpellmanData() (*Figure, error) {
 			Ours("arrays n", float64(n)),
 			Ours("genes p", float64(p)),
 			Ours("missing values (%)", 100*float64(missing)/float64(n*p)),
+			Ours("alpha-factor period with the most power (min)", period),
 		},
 	}, nil
 }
@@ -325,13 +462,30 @@ const gridVowelP = 24750
 
 // Fig1_15GridVowelDistances is book Fig 1.15 (§1.9): interpoint squared
 // distances of the Grid-corpus vowel models (34 speakers, p = 24750). The
-// data are private (Sheffield HTK synthesis models), so only the theory can
-// be drawn: G(12375, 6187.5), whose variance 8/p = 0.000323 is the book's
-// predicted value; the book's empirical 0.07 cannot be checked.
+// data are private (Sheffield HTK synthesis models), so the book's panel
+// can only be drawn as theory: G(12375, 6187.5), whose variance 8/p =
+// 0.000323 is the book's predicted value; the book's empirical 0.07 cannot
+// be checked. Beside it, when the data are available, a public stand-in
+// makes the section's point on real data: 500 USPS handwritten digits
+// (p = 256), whose squared distances spread far more than 8/p predicts.
 func Fig1_15GridVowelDistances() (*Figure, error) {
+	var stand mat.Matrix
+	if ds, err := datasets.USPS("train"); err == nil {
+		n, _ := ds.Y.Dims()
+		stand = ds.Y.Slice(0, min(500, n), 0, 256)
+	}
+	f, err := fig1_15(stand)
+	if err != nil {
+		return nil, fmt.Errorf("figure %s: %w", "1.15", err)
+	}
+	return f, nil
+}
+
+// fig1_15 draws Fig 1.15 with the stand-in data (nil: theory only).
+func fig1_15(stand mat.Matrix) (*Figure, error) {
 	a, b := highdim.InterpointSquaredDistance(gridVowelP, 1)
 	pred := highdim.InterpointVariance(gridVowelP, 1)
-	pl := newPlot(fmt.Sprintf("p = %d: theory only (data not public)", gridVowelP), "squared distance", "density")
+	pl := newPlot(fmt.Sprintf("(a) Grid vowels, p = %d: theory only", gridVowelP), "squared distance", "density")
 	xs := append(linspace(0, 1.8, 50), linspace(1.8, 2.2, 801)...)
 	xs = append(xs, linspace(2.2, 6, 50)...)
 	ys := make([]float64, len(xs))
@@ -343,7 +497,7 @@ func Fig1_15GridVowelDistances() (*Figure, error) {
 	pl.Add(line(xs, ys, theoryRed, 2))
 	pl.Add(labels([]float64{4}, []float64{0.6 * peak}, []string{"Grid corpus vowel data\n(34 speakers × 24750)\nare not public"}, 10))
 	pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = 0, 6, 0, 1.05*peak
-	return &Figure{
+	f := &Figure{
 		ID:      "1.15",
 		Caption: "Interpoint squared distances for the Grid vowel data (34 speakers, p = 24750) with the gamma density G(12375, 6187.5): variance of squared distances 0.07 vs predicted 0.000323. Only the theory curve can be drawn; the data are not public.",
 		Data:    "grid_vowels",
@@ -353,7 +507,26 @@ func Fig1_15GridVowelDistances() (*Figure, error) {
 		},
 		Status: NotReproducible,
 		Why:    "The Grid-corpus vowel features (HTK synthesis models of 34 speakers, private Sheffield data) are not public, so the histogram and the book's variance of squared distances, 0.07, cannot be recomputed (there is no value of ours to report); the predicted 8/p = 0.000323 and the theory curve G(12375, 6187.5) are reproduced.",
-	}, nil
+	}
+	if stand == nil {
+		f.Why += " The public stand-in panel (USPS digits) needs the USPS data, which were not available."
+		return f, nil
+	}
+	h, err := newDistanceHistogram(stand)
+	if err != nil {
+		return nil, fmt.Errorf("figure 1.15 stand-in: %w", err)
+	}
+	n, p := stand.Dims()
+	sa, sb := highdim.InterpointSquaredDistance(p, 1)
+	f.Panels = append(f.Panels, h.panel(fmt.Sprintf("(b) stand-in: %d USPS digits, p = %d", n, p), [2]float64{sa, sb}))
+	f.Width = 24 * vg.Centimeter
+	f.Caption += fmt.Sprintf(" (b) A public stand-in, not the book's data: %d USPS handwritten digits (p = %d) with G(%g, %g) — real data again spread far more than independent features predict.", n, p, sa, sb)
+	f.Data = "grid_vowels (not public); stand-in usps"
+	f.Numbers = append(f.Numbers,
+		Ours("stand-in (USPS): variance of squared distances", h.variance),
+		Ours("stand-in (USPS): predicted variance 8/p", highdim.InterpointVariance(p, 1)))
+	f.Why += " Panel (b) is a public stand-in (USPS digits, p = 256) for the section's point, not a reproduction."
+	return f, nil
 }
 
 // FigX1_1RobotWiFiDistances is an extra figure for book §1.7 (robot WiFi,

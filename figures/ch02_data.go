@@ -22,7 +22,9 @@ import (
 
 // ch2Glyphs are the per-class symbols of the scatter plots (the book's
 // lvmTwoDPlot uses symbols; we add colour).
-var ch2Glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.CrossGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}}
+// The first is a hollow ring, so that a crowded class does not hide the
+// others under filled discs.
+var ch2Glyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.CrossGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}}
 
 // labelScatter draws the rows of X (n×2) with one colour and symbol per
 // label, adding a legend entry per label name when names is non-nil.
@@ -50,6 +52,35 @@ func labelScatter(p *plot.Plot, X mat.Matrix, lab []int, names []string, r float
 	}
 }
 
+// labelScatterMixed draws the rows of X (n×2) like labelScatter but point
+// by point in a fixed shuffled order, so that no class is drawn on top of
+// the others everywhere (Fig 2.4's review: the last-drawn class hid the
+// rest).
+func labelScatterMixed(p *plot.Plot, X mat.Matrix, lab []int, r float64) {
+	n, _ := X.Dims()
+	order := rand.New(rand.NewPCG(1, 2)).Perm(n)
+	for _, i := range order {
+		l := lab[i]
+		p.Add(scatter([]float64{X.At(i, 0)}, []float64{X.At(i, 1)}, LabelColour(l), r, ch2Glyphs[l%len(ch2Glyphs)]))
+	}
+}
+
+// padAxes sets the axis ranges of p to the bounding box of the rows of X
+// (n×2) widened by frac of its size on every side, and by right more on
+// the right (room for a legend off the data).
+func padAxes(p *plot.Plot, X mat.Matrix, frac, right float64) {
+	n, _ := X.Dims()
+	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for i := 0; i < n; i++ {
+		x0, x1 = math.Min(x0, X.At(i, 0)), math.Max(x1, X.At(i, 0))
+		y0, y1 = math.Min(y0, X.At(i, 1)), math.Max(y1, X.At(i, 1))
+	}
+	dx, dy := x1-x0, y1-y0
+	p.X.Min, p.X.Max = x0-frac*dx, x1+(frac+right)*dx
+	p.Y.Min, p.Y.Max = y0-frac*dy, y1+frac*dy
+	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
+}
+
 // trajectory draws the rows of X (n×2) in order as a grey line with dots
 // coloured from blue (first) to red (last).
 func trajectory(p *plot.Plot, X mat.Matrix) {
@@ -61,6 +92,27 @@ func trajectory(p *plot.Plot, X mat.Matrix) {
 		c := color.RGBA{R: uint8(255 * f), G: 40, B: uint8(255 * (1 - f)), A: 255}
 		p.Add(scatter([]float64{xs[i]}, []float64{ys[i]}, c, 2, nil))
 	}
+}
+
+// timeTrajectory draws the rows of X (n×2) in order as a grey line with dots
+// coloured by t (jet, first value blue, last red), and a colour bar for t
+// (labelled unit) to the right of the data.
+func timeTrajectory(p *plot.Plot, X mat.Matrix, t []float64, unit string) {
+	n, _ := X.Dims()
+	xs, ys := mat.Col(nil, 0, X), mat.Col(nil, 1, X)
+	p.Add(line(xs, ys, ch2Light, 0.7))
+	t0, t1 := t[0], t[n-1]
+	for i := 0; i < n; i++ {
+		p.Add(scatter([]float64{xs[i]}, []float64{ys[i]}, jet((t[i]-t0)/(t1-t0)), 2, nil))
+	}
+	padAxes(p, X, 0.05, 0.25)
+	dx := (p.X.Max - p.X.Min) / 1.35
+	bx := p.X.Max - 0.17*dx
+	p.Add(colourBar{X0: bx, X1: bx + 0.04*dx, Y0: p.Y.Min + 0.1*(p.Y.Max-p.Y.Min), Y1: p.Y.Max - 0.1*(p.Y.Max-p.Y.Min),
+		Min: t0, Max: t1, Ticks: niceTicks(t0, t1), Format: "%g"})
+	lab := labels([]float64{bx}, []float64{p.Y.Max - 0.05*(p.Y.Max-p.Y.Min)}, []string{unit}, 8)
+	lab.TextStyle[0].XAlign = draw.XLeft
+	p.Add(lab)
 }
 
 // ch2MissingFractions are the panels of Fig 2.4.
@@ -250,8 +302,8 @@ func Fig2_4OilMissing() (*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := newPlot(fmt.Sprintf("%.0f%% missing: %d errors", 100*r.Missing, r.NNErrors), "", "")
-		labelScatter(p, r.X, ds.Labels, nil, 1.6)
+		p := newPlot(fmt.Sprintf("%.0f%% missing: %d errors", 100*r.Missing, r.NNErrors), "x₁", "x₂")
+		labelScatterMixed(p, r.X, ds.Labels, 1.6)
 		panels = append(panels, p)
 		pc := fmt.Sprintf("%.0f%%", 100*frac)
 		nums = append(nums,
@@ -261,6 +313,16 @@ func Fig2_4OilMissing() (*Figure, error) {
 			Ours("angle to complete-data W (degrees), "+pc, r.SubspaceDeg),
 			Ours("1-NN errors, draft's ppcaEmbed EM, "+pc, float64(r.DraftNNErrors)),
 			Ours("σ², draft's ppcaEmbed EM, "+pc, r.DraftSigma2))
+	}
+	// One square range for every panel: equal aspect, comparable panels.
+	lim := 0.0
+	for _, p := range panels {
+		lim = math.Max(lim, math.Max(math.Max(-p.X.Min, p.X.Max), math.Max(-p.Y.Min, p.Y.Max)))
+	}
+	lim = math.Ceil(lim)
+	for _, p := range panels {
+		equalAxes(p, -lim, lim)
+		p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 	}
 	legend := newPlot("", "", "")
 	legend.HideAxes()
@@ -317,10 +379,15 @@ func FigX2_1RobotWireless() (*Figure, error) {
 		return nil, err
 	}
 	p := newPlot("robot WiFi: PPCA latent means", "x₁", "x₂")
-	trajectory(p, X)
+	n, _ := X.Dims()
+	steps := make([]float64, n)
+	for i := range steps {
+		steps[i] = float64(i)
+	}
+	timeTrajectory(p, X, steps, "reading")
 	return &Figure{
 		ID:      "X2.1",
-		Caption: "§2.12.1 (empty in the draft), filled in: the robot wireless data (215 signal-strength vectors over 30 access points) projected to q = 2 by PPCA, in time order from blue to red. A linear projection folds the robot's path.",
+		Caption: "§2.12.1 (empty in the draft), filled in: the robot wireless data (215 signal-strength vectors over 30 access points) projected to q = 2 by PPCA, in time order, coloured by reading number (colour bar). A linear projection folds the robot's path.",
 		Data:    "robot_wireless", Panels: []*plot.Plot{p},
 		Width: 14 * vg.Centimeter, Height: 12 * vg.Centimeter, Numbers: nums,
 	}, nil
@@ -338,10 +405,14 @@ func FigX2_2Stick() (*Figure, error) {
 		return nil, err
 	}
 	p := newPlot("stick man: PPCA latent means", "x₁", "x₂")
-	trajectory(p, X)
+	secs := make([]float64, len(ds.Frames))
+	for i, f := range ds.Frames {
+		secs[i] = float64(f) / 120 // 120 Hz capture
+	}
+	timeTrajectory(p, X, secs, "time (s)")
 	return &Figure{
 		ID:      "X2.2",
-		Caption: "§2.12.2 (empty in the draft), filled in: the stick-man run (55 frames × 102 marker coordinates) projected to q = 2 by PPCA, frames joined in time order (blue → red). The periodic gait appears as a loop.",
+		Caption: "§2.12.2 (empty in the draft), filled in: the stick-man run (55 frames × 102 marker coordinates) projected to q = 2 by PPCA, frames joined in time order and coloured by time (colour bar). The periodic gait appears as a loop.",
 		Data:    "stick", Panels: []*plot.Plot{p},
 		Width: 14 * vg.Centimeter, Height: 12 * vg.Centimeter, Numbers: nums,
 	}, nil
@@ -362,11 +433,22 @@ func FigX2_3Spellman() (*Figure, error) {
 	}
 	nums = append(nums, Ours("1-NN errors by experiment group", float64(dimred.NearestNeighbourErrors(X, ds.Labels))))
 	p := newPlot("Spellman arrays: dual PPCA", "x₁", "x₂")
+	// Each time-course experiment's arrays are joined in sampling order,
+	// so the cell cycle shows as a path; cln3/clb2 is no time course.
+	n, _ := X.Dims()
+	for i := 1; i < n; i++ {
+		if l := ds.Labels[i]; l == ds.Labels[i-1] && ds.LabelNames[l] != "cln3/clb2" {
+			r, g, b, _ := LabelColour(l).RGBA()
+			faint := color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 90}
+			p.Add(line([]float64{X.At(i-1, 0), X.At(i, 0)}, []float64{X.At(i-1, 1), X.At(i, 1)}, faint, 0.6))
+		}
+	}
 	labelScatter(p, X, ds.Labels, ds.LabelNames, 2.5)
+	padAxes(p, X, 0.05, 0.3)
 	p.Legend.Top = true
 	return &Figure{
 		ID:      "X2.3",
-		Caption: "§2.12.3 (empty in the draft), filled in: the 77 Spellman yeast cell-cycle arrays (6178 genes, missing values set to 0) projected to q = 2 by PPCA through the dual eigenproblem of the 77×77 matrix ŶŶᵀ, coloured by experiment group.",
+		Caption: "§2.12.3 (empty in the draft), filled in: the 77 Spellman yeast cell-cycle arrays (6178 genes, missing values set to 0) projected to q = 2 by PPCA through the dual eigenproblem of the 77×77 matrix ŶŶᵀ, coloured by experiment group; the arrays of each time course are joined in sampling order, so each time course can be followed from array to array (the first two components do not separate the cell-cycle phases cleanly: cdc15 jumps across the plot between consecutive arrays).",
 		Data:    "spellman", Panels: []*plot.Plot{p},
 		Width: 14 * vg.Centimeter, Height: 12 * vg.Centimeter, Numbers: nums,
 	}, nil
@@ -396,7 +478,11 @@ func FigX2_4Oil() (*Figure, error) {
 	nums = append(nums, Ours("1-NN errors by flow regime", float64(dimred.NearestNeighbourErrors(X, ds.Labels))),
 		Ours("trustworthiness, k = 10", tw), Ours("continuity, k = 10", co))
 	p := newPlot("oil flow: PPCA latent means", "x₁", "x₂")
-	labelScatter(p, X, ds.Labels, ds.LabelNames, 1.8)
+	labelScatterMixed(p, X, ds.Labels, 1.8)
+	for l, name := range ds.LabelNames {
+		p.Legend.Add(name, scatter(nil, nil, LabelColour(l), 3, ch2Glyphs[l%len(ch2Glyphs)]))
+	}
+	padAxes(p, X, 0.05, 0.35)
 	p.Legend.Top = true
 	return &Figure{
 		ID:      "X2.4",

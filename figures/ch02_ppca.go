@@ -203,6 +203,9 @@ func Fig2_2GenerativeModel() (*Figure, error) {
 		pc.Add(line(ex, ey, ch2Red, 1.2))
 	}
 	equalAxes(pc, lo, hi)
+	for _, p := range []*plot.Plot{pa, pb, pc} {
+		p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
+	}
 
 	// Numbers: the sample covariance of (c) against C.
 	Y := mat.NewDense(g.n, 2, nil)
@@ -357,16 +360,22 @@ func Fig2_3EMBound() (*Figure, error) {
 			}
 		}
 		maxGap = math.Max(maxGap, math.Abs(b.logLik(wt)-b.bound(wt, wt)))
-		pl.Add(line(bx, by, colours[t], 1.1))
+		bl := line(bx, by, colours[t], 1.1)
+		pl.Add(bl)
+		pl.Legend.Add(fmt.Sprintf("bound, step %d: touches at iterate %d, peaks at %d", t+1, t, t+1), bl)
 		// Touching point and the move to the bound's maximiser.
 		pl.Add(scatter([]float64{wt}, []float64{b.logLik(wt)}, colours[t], 3, nil))
 		next := ws[t+1]
 		pl.Add(line([]float64{wt, next}, []float64{b.bound(next, wt), b.bound(next, wt)}, colours[t], 0.6))
 		pl.Add(line([]float64{next, next}, []float64{bottom, b.logLik(next)}, ch2Grey, 0.5))
-		pl.Add(labels([]float64{next}, []float64{bottom + (0.04+0.06*float64(t))*(top-bottom)}, []string{fmt.Sprintf("t=%d", t+1)}, 8))
 	}
 	pl.Y.Min, pl.Y.Max = bottom, top+0.05*(top-bottom)
 	pl.X.Min, pl.X.Max = -1.5, 3
+	pl.Y.Tick.Marker = plainTicks{}
+	pl.X.Tick.Marker = plainTicks{}
+	pl.Legend.Left, pl.Legend.Top = true, true
+	pl.Legend.XOffs = vg.Points(8)
+	pl.Legend.TextStyle.Font.Size = vg.Points(8)
 	lls := make([]float64, len(ws))
 	monotone := 1.0
 	for i, w := range ws {

@@ -45,14 +45,14 @@ func rotatedSixesUnit() (*mat.Dense, error) {
 // greyImage maps the r×c matrix m linearly onto grey levels, min → black
 // and max → white (imagesc with colormap gray); invert swaps them.
 func greyImage(m mat.Matrix, invert bool) *image.Gray {
+	lo, hi := matrixRange(m)
+	return greyImageRange(m, lo, hi, invert)
+}
+
+// greyImageRange is greyImage with a fixed range: lo → black, hi → white,
+// values outside clamped.
+func greyImageRange(m mat.Matrix, lo, hi float64, invert bool) *image.Gray {
 	r, c := m.Dims()
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			v := m.At(i, j)
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-	}
 	img := image.NewGray(image.Rect(0, 0, c, r))
 	span := hi - lo
 	if span == 0 {
@@ -60,7 +60,7 @@ func greyImage(m mat.Matrix, invert bool) *image.Gray {
 	}
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
-			g := (m.At(i, j) - lo) / span
+			g := math.Max(0, math.Min(1, (m.At(i, j)-lo)/span))
 			if invert {
 				g = 1 - g
 			}
@@ -144,3 +144,53 @@ func scaledDistances(X mat.Matrix, s float64) *mat.SymDense {
 }
 
 var angleTicks = []float64{0, 90, 180, 270, 360}
+
+// matrixRange returns the smallest and largest entries of m.
+func matrixRange(m mat.Matrix) (lo, hi float64) {
+	r, c := m.Dims()
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			v := m.At(i, j)
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	return lo, hi
+}
+
+// imagePanelBar is imagePanel with a grey colour bar to the right of the
+// image, ticked at round values, so that the grey levels of panels scaled
+// independently (imagesc) can be read off and compared.
+func imagePanelBar(title string, m mat.Matrix, invert bool, ticks []float64) *plot.Plot {
+	lo, hi := matrixRange(m)
+	return imagePanelRange(title, m, lo, hi, invert, ticks)
+}
+
+// imagePanelRange is imagePanelBar on a fixed grey range [lo, hi] (lo
+// black, hi white unless invert), so several panels can share one scale.
+func imagePanelRange(title string, m mat.Matrix, lo, hi float64, invert bool, ticks []float64) *plot.Plot {
+	if hi == lo {
+		hi = lo + 1
+	}
+	r, c := m.Dims()
+	p := newPlot(title, "", "")
+	p.Add(plotter.NewImage(blockUp(greyImageRange(m, lo, hi, invert)), 0, 0, float64(c), float64(r)))
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, float64(c), 0, float64(r)
+	if ticks == nil {
+		p.X.Tick.Marker = plot.ConstantTicks(nil)
+		p.Y.Tick.Marker = plot.ConstantTicks(nil)
+	} else {
+		p.X.Tick.Marker = constTicks(ticks)
+		p.Y.Tick.Marker = rowTicks(r, ticks)
+	}
+	fr, fc := float64(r), float64(c)
+	bar := colourBar{X0: 1.05 * fc, X1: 1.11 * fc, Y0: 0, Y1: fr, Min: lo, Max: hi,
+		Ticks: niceTicks(lo, hi), Format: "%.4g", Map: greyMap}
+	if invert {
+		bar.Map = func(t float64) color.Color { return greyMap(1 - t) }
+	}
+	p.Add(bar)
+	p.X.Max = 1.34 * fc
+	p.X.LineStyle.Width = 0
+	return p
+}

@@ -123,8 +123,8 @@ func Fig3_8RoadDistances() (*Figure, error) {
 			"(b) the centred similarity matrix B = −½HDH derived from them.",
 		Data: "europe_roads",
 		Panels: []*plot.Plot{
-			imagePanel("(a) road distances", r.d.D, false, cityTicks(n)),
-			imagePanel("(b) centred similarity B", r.B, false, cityTicks(n)),
+			imagePanelBar("(a) road distances (km)", r.d.D, false, cityTicks(n)),
+			imagePanelBar("(b) centred similarity B (km²)", r.B, false, cityTicks(n)),
 		},
 		Width: 18 * vg.Centimeter, Height: 9.5 * vg.Centimeter,
 		Numbers: []Number{
@@ -139,14 +139,24 @@ func Fig3_8RoadDistances() (*Figure, error) {
 // Fig3_9EuropeMap is book Fig 3.9 (§3.5.1): the 2-D classical-MDS
 // configuration, aligned by Procrustes (rotation, reflection, least-squares
 // scale, translation) onto the Mercator-projected true positions (red
-// circles), drawn as red crosses joined to their cities. No coastline is
-// drawn (no public-domain coastline ships with the project); a 10°
-// graticule stands in for it.
+// circles), drawn as red crosses joined to their cities, over Natural
+// Earth's 1:50m coastline (datasets.Coastlines; public domain, fetched
+// into the cache on first use). Without it — offline with no cached copy —
+// a 10° graticule stands in and the figure says so.
 func Fig3_9EuropeMap() (*Figure, error) {
 	r, err := fitRoads()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("figure %s: %w", "3.9", err)
 	}
+	coast, cerr := datasets.Coastlines("50m")
+	if cerr != nil {
+		coast = nil
+	}
+	return fig3_9(r, coast), nil
+}
+
+// fig3_9 draws Fig 3.9 over the given coastline (nil: graticule only).
+func fig3_9(r *roadsFit, coast [][][2]float64) *Figure {
 	n := r.d.D.SymmetricDim()
 	p := newPlot("", "longitude (°)", "latitude (°, Mercator)")
 	grey := color.RGBA{R: 200, G: 200, B: 200, A: 255}
@@ -163,6 +173,27 @@ func Fig3_9EuropeMap() (*Figure, error) {
 		}
 		latTicks = append(latTicks, plot.Tick{Value: y, Label: fmt.Sprintf("%g", lat)})
 	}
+	coastPts := 0
+	for _, arc := range coast {
+		var xs, ys []float64
+		flush := func() {
+			if len(xs) > 1 {
+				p.Add(line(xs, ys, color.RGBA{R: 90, G: 110, B: 140, A: 255}, 0.6))
+			}
+			xs, ys = nil, nil
+		}
+		for _, q := range arc {
+			// Keep a margin around the window so lines leave it cleanly.
+			if q[0] < -25 || q[0] > 60 || q[1] < 25 || q[1] > 72 {
+				flush()
+				continue
+			}
+			x, y := mercator(q[1], q[0])
+			xs, ys = append(xs, x), append(ys, y)
+			coastPts++
+		}
+		flush()
+	}
 	red := color.RGBA{R: 220, A: 255}
 	res := make([]struct {
 		name string
@@ -176,21 +207,24 @@ func Fig3_9EuropeMap() (*Figure, error) {
 	}
 	p.Add(scatter(mat.Col(nil, 0, r.merc), mat.Col(nil, 1, r.merc), red, 2.5, draw.RingGlyph{}))
 	p.Add(scatter(mat.Col(nil, 0, r.pro.Aligned), mat.Col(nil, 1, r.pro.Aligned), red, 2.5, draw.CrossGlyph{}))
-	lx := make([]float64, n)
-	for i := range lx {
-		lx[i] = r.merc.At(i, 0) + 0.5
-	}
-	lab := labels(lx, mat.Col(nil, 1, r.merc), r.d.RowNames, 6)
-	for i := range lab.TextStyle {
-		lab.TextStyle[i].XAlign = draw.XLeft
-	}
-	p.Add(lab)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -15, 50, y30, y65
+	// Labels avoid the crosses and the residual lines (sampled).
+	var marks [][2]float64
+	for i := 0; i < n; i++ {
+		tx, ty := r.merc.At(i, 0), r.merc.At(i, 1)
+		ax, ay := r.pro.Aligned.At(i, 0), r.pro.Aligned.At(i, 1)
+		steps := int(math.Hypot(tx-ax, ty-ay)/0.4) + 1
+		for k := 1; k <= steps; k++ {
+			u := float64(k) / float64(steps)
+			marks = append(marks, [2]float64{tx + u*(ax-tx), ty + u*(ay-ty)})
+		}
+	}
+	placeLabels(p, mat.Col(nil, 0, r.merc), mat.Col(nil, 1, r.merc), r.d.RowNames, 6, marks...)
 	p.Y.Tick.Marker = plot.ConstantTicks(latTicks)
 	sort.Slice(res, func(a, b int) bool { return res[a].d > res[b].d })
 	f := &Figure{
 		ID:      "3.9",
-		Caption: "Reconstructed locations (crosses) projected onto the true map (circles, Mercator) using a Procrustes rotation.",
+		Caption: "Reconstructed locations (crosses) projected onto the true map (circles, Mercator, Natural Earth 1:50m coastline) using a Procrustes rotation.",
 		Data:    "europe_roads",
 		Panels:  []*plot.Plot{p}, Width: 18 * vg.Centimeter, Height: 15 * vg.Centimeter,
 		Numbers: []Number{
@@ -198,13 +232,17 @@ func Fig3_9EuropeMap() (*Figure, error) {
 			Ours("Procrustes scale (degree units per km)", r.pro.Scale),
 			Ours("det R (−1: a reflection was needed)", mat.Det(r.pro.R)),
 		},
-		Status: Redrawn,
-		Why:    "Drawn on a 10° graticule instead of the book's m_map coastline (no public-domain coastline ships with the project).",
+		Why: "Drawn over Natural Earth's 1:50m coastline (public domain, from the world-atlas package) instead of the book's m_map coastline.",
+	}
+	if coast == nil {
+		f.Caption = "Reconstructed locations (crosses) projected onto the true map (circles, Mercator) using a Procrustes rotation. (No coastline: the Natural Earth outlines could not be fetched; a 10° graticule stands in.)"
+		f.Status = Redrawn
+		f.Why = "Drawn on a 10° graticule instead of the book's m_map coastline: the Natural Earth outlines (datasets.Coastlines) were not available offline."
 	}
 	for k := 0; k < 5; k++ {
 		f.Numbers = append(f.Numbers, Ours("residual, "+res[k].name, res[k].d))
 	}
-	return f, nil
+	return f
 }
 
 // Fig3_10RoadEigenvalues is book Fig 3.10 (§3.5.1): all eigenvalues of the
@@ -277,15 +315,31 @@ func Fig3_11RoadReconstruction() (*Figure, error) {
 		}
 	}
 	mean /= float64(n*(n-1)) / 2
+	// One grey scale for (a) and (b), so that the two images can be
+	// compared; (c) plots every pair's d̂ against d, which shows what the
+	// images cannot: 2-D Euclidean distances fall short of road distances.
+	lo, hi := 0.0, math.Max(maxEntry(r.d.D), maxEntry(Dx))
+	var ds, dh []float64
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			ds = append(ds, r.d.D.At(i, j))
+			dh = append(dh, Dx.At(i, j))
+		}
+	}
+	sc := newPlot("(c) every pair", "road distance d (km)", "reconstructed d̂ (km)")
+	sc.Add(line([]float64{0, hi}, []float64{0, hi}, color.RGBA{R: 150, G: 150, B: 150, A: 255}, 0.8))
+	sc.Add(scatter(ds, dh, color.NRGBA{R: 40, G: 60, B: 160, A: 140}, 1.2, nil))
+	equalAxes(sc, 0, hi*1.02)
 	return &Figure{
 		ID:      "3.11",
-		Caption: "The original intercity road distances (a) and the distances reconstructed from the 2-D latent configuration (b).",
+		Caption: "The original intercity road distances (a) and the distances reconstructed from the 2-D latent configuration (b), on one grey scale; (c) each pair's reconstructed distance against its road distance (grey: d̂ = d).",
 		Data:    "europe_roads",
 		Panels: []*plot.Plot{
-			imagePanel("(a) road distances", r.d.D, false, cityTicks(n)),
-			imagePanel("(b) reconstructed distances", Dx, false, cityTicks(n)),
+			imagePanelRange("(a) road distances (km)", r.d.D, lo, hi, false, cityTicks(n)),
+			imagePanelRange("(b) reconstructed distances (km)", Dx, lo, hi, false, cityTicks(n)),
+			sc,
 		},
-		Width: 18 * vg.Centimeter, Height: 9.5 * vg.Centimeter,
+		Width: 27 * vg.Centimeter, Height: 9.5 * vg.Centimeter,
 		Numbers: []Number{
 			Ours("mean |d̂ − d| (km)", mean),
 			Ours("largest |d̂ − d| (km)", mx),
@@ -298,4 +352,10 @@ func init() {
 	Register("3.9", 3, Fig3_9EuropeMap)
 	Register("3.10", 3, Fig3_10RoadEigenvalues)
 	Register("3.11", 3, Fig3_11RoadReconstruction)
+}
+
+// maxEntry returns the largest entry of m.
+func maxEntry(m mat.Matrix) float64 {
+	_, hi := matrixRange(m)
+	return hi
 }

@@ -150,7 +150,7 @@ func Fig3_2SixDistances() (*Figure, error) {
 		Caption: "Interpoint squared distances (divided by p) for the rotated digits, ordered by angle of rotation. " +
 			"Note the low distances in the upper right and lower left corners (sixes rotated by nearly 360° and unrotated sixes).",
 		Data:   "six",
-		Panels: []*plot.Plot{imagePanel("", D, false, angleTicks)},
+		Panels: []*plot.Plot{imagePanelBar("", D, false, angleTicks)},
 		Width:  11 * vg.Centimeter, Height: 11 * vg.Centimeter,
 		Numbers: []Number{
 			Ours("d(0°,1°)/p", D.At(0, 1)),
@@ -237,7 +237,7 @@ func Fig3_4FeatureSelection() (*Figure, error) {
 		fs.LatentTo(&X)
 		Dq := scaledDistances(&X, float64(q))
 		e := fs.Error()
-		f.Panels = append(f.Panels, imagePanel(fmt.Sprintf("%d dimensions, MAE %.3f", q, e), Dq, false, angleTicks))
+		f.Panels = append(f.Panels, imagePanelBar(fmt.Sprintf("%d dimensions, MAE %.3f", q, e), Dq, false, angleTicks))
 		f.Numbers = append(f.Numbers,
 			Ref(fmt.Sprintf("MAE, q = %d", q), book[q], e, printed3(book[q]), "printed in the panel titles of the author's mds.m demo, not in the draft; the brute-force MAE below checks them"),
 			Ours(fmt.Sprintf("MAE by brute force over all pairs, q = %d", q), dimred.DistanceMatchingError(D, Dq, 1, 1)))
@@ -323,7 +323,7 @@ func Fig3_7PCAReconstruction() (*Figure, error) {
 			rest += m
 		}
 		e := 2 * rest / (sixP * float64(n-1))
-		f.Panels = append(f.Panels, imagePanel(fmt.Sprintf("%d dimensions, MAE %.3g", q, e), Dq, false, angleTicks))
+		f.Panels = append(f.Panels, imagePanelBar(fmt.Sprintf("%d dimensions, MAE %.3g", q, e), Dq, false, angleTicks))
 		tol := 1e-9
 		if book[k] != 0 {
 			tol = printed3(book[k])

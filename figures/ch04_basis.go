@@ -66,12 +66,13 @@ func ch4BasisPlot(lo, hi float64) (*plot.Plot, *mat.Dense, []float64) {
 		l.Color = ch4BasisColours[k]
 		l.Width = vg.Points(2)
 		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("φ%d(y), μ = %g", k+1, ch4Centres[k]), l)
+		p.Legend.Add(fmt.Sprintf("φ%s(y), μ = %g", string(rune('₁'+k)), ch4Centres[k]), l)
 	}
 	p.X.Label.Text = "y"
 	p.Y.Label.Text = "φ(y)"
 	p.X.Min, p.X.Max = lo, hi
-	p.Y.Min, p.Y.Max = 0, 1.3
+	// Headroom above the curves and the 1.2 grid line for the legend.
+	p.Y.Min, p.Y.Max = 0, 1.55
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
 	return p, f, ys

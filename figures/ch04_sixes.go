@@ -208,6 +208,25 @@ func Fig4_6SixesKernelDistances() (*Figure, error) {
 // ch4AngleColour colours rotation i of 360 around the hue circle.
 func ch4AngleColour(i int) color.Color { return hueCycle(float64(i) / 360) }
 
+// angleKey draws the key of ch4AngleColour: a ring of dots centred at
+// (cx, cy) with radius r in data units, coloured as the rotation angles
+// they sit at (0° to the right, counter-clockwise), labelled every 90°.
+func angleKey(p *plot.Plot, cx, cy, r float64) {
+	for a := 0; a < 360; a += 10 {
+		t := float64(a) * math.Pi / 180
+		p.Add(scatter([]float64{cx + r*math.Cos(t)}, []float64{cy + r*math.Sin(t)}, ch4AngleColour(a), 2, nil))
+	}
+	var xs, ys []float64
+	var ts []string
+	for a := 0; a < 360; a += 90 {
+		t := float64(a) * math.Pi / 180
+		xs, ys = append(xs, cx+1.75*r*math.Cos(t)), append(ys, cy+1.6*r*math.Sin(t))
+		ts = append(ts, fmt.Sprintf("%d°", a))
+	}
+	p.Add(labels(xs, ys, ts, 7))
+	p.Add(labels([]float64{cx}, []float64{cy}, []string{"angle"}, 7))
+}
+
 // Fig4_7SixesKernelPCA draws book Figure 4.7: kernel PCA components 5, 6
 // and 7 of the rotated sixes (demSixKpca.m plots X(:,5:7)) seen from two
 // viewpoints, (a) MATLAB's default view and (b) a perturbed camera, in
@@ -232,12 +251,14 @@ func Fig4_7SixesKernelPCA() (*Figure, error) {
 	}
 	blue := func(int) color.Color { return color.RGBA{B: 230, A: 255} }
 	c567, c123 := [3]int{4, 5, 6}, [3]int{0, 1, 2}
+	l567, l123 := lim(c567), lim(c123)
 	panels := []*plot.Plot{
-		scatter3D(d.X, c567, lim(c567), -37.5, 30, "(a) components 5, 6, 7", blue),
-		scatter3D(d.X, c567, lim(c567), 20, 15, "(b) components 5, 6, 7, another view", blue),
-		scatter3D(d.X, c123, lim(c123), -37.5, 30, "(c) components 1, 2, 3 (colour = angle)", ch4AngleColour),
-		scatter3D(d.X, c123, lim(c123), 20, 15, "(d) components 1, 2, 3, another view", ch4AngleColour),
+		scatter3D(d.X, c567, l567, -37.5, 30, fmt.Sprintf("(a) components 5, 6, 7 (cube ±%.2g)", l567), blue),
+		scatter3D(d.X, c567, l567, 20, 15, fmt.Sprintf("(b) components 5, 6, 7, another view (±%.2g)", l567), blue),
+		scatter3D(d.X, c123, l123, -37.5, 30, fmt.Sprintf("(c) components 1, 2, 3 (cube ±%.2g)", l123), ch4AngleColour),
+		scatter3D(d.X, c123, l123, 20, 15, fmt.Sprintf("(d) components 1, 2, 3, another view (±%.2g, key in c)", l123), ch4AngleColour),
 	}
+	angleKey(panels[2], 1.5*l123, -1.45*l123, 0.28*l123)
 	// X Xᵀ = K at q = n.
 	var xxt mat.Dense
 	xxt.Mul(d.X, d.X.T())
@@ -260,7 +281,7 @@ func Fig4_7SixesKernelPCA() (*Figure, error) {
 	_, near := ch4OffDiagShares(d.XDist)
 	return &Figure{
 		ID:      "4.7",
-		Caption: "(a), (b) Visualization of different dimensions of the rotated six data using kernel PCA. Only close neighbors in the rotated data are similar under the exponentiated quadratic kernel. Other points are spread out along axes so that the dissimilar points are always √2 apart in the latent space.",
+		Caption: "(a), (b) Visualization of different dimensions of the rotated six data using kernel PCA ((c), (d): components 1–3, coloured by rotation angle as the ring in (c)). Only close neighbors in the rotated data are similar under the exponentiated quadratic kernel. Other points are spread out along axes so that the dissimilar points are always √2 apart in the latent space.",
 		Data:    "rotated_sixes",
 		Panels:  panels, Cols: 2,
 		Width: 22 * vg.Centimeter, Height: 22 * vg.Centimeter,
@@ -511,6 +532,9 @@ func FigX4_2ComponentsFor90() (*Figure, error) {
 	p.Legend.Add(fmt.Sprintf("linear PCA: %d", lin), l3)
 	p.Legend.Top = false
 	p.Legend.Left = false
+	// Keep the legend left of the dashed marker lines near the right edge.
+	p.Legend.XOffs = -vg.Points(75)
+	p.Legend.YOffs = vg.Points(4)
 	p.X.Min, p.X.Max = 0, 360
 	p.Y.Min, p.Y.Max = 0, 1.02
 	return &Figure{

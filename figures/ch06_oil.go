@@ -134,7 +134,11 @@ func oilPanel(title string, X mat.Matrix, ds *datasets.Dataset) *plot.Plot {
 // latent space of a density network (MLP, 20 tanh units) with (a) 100 and
 // (b) 400 latent samples. Book: 22 and 16 1-NN errors.
 func Fig6_8OilDensityNetwork() (*Figure, error) {
-	return fig6_8(Ch6Seeds)
+	f, err := fig6_8(Ch6Seeds)
+	if err != nil {
+		return nil, fmt.Errorf("figure %s: %w", "6.8", err)
+	}
+	return f, nil
 }
 
 func fig6_8(seeds int) (*Figure, error) {
@@ -168,7 +172,11 @@ func fig6_8(seeds int) (*Figure, error) {
 // space of a GTM with a (a) 10×10, (b) 20×20, (c) 30×30 grid. Book: 74,
 // 44, 11 1-NN errors.
 func Fig6_10OilGTM() (*Figure, error) {
-	return fig6_10(Ch6Seeds)
+	f, err := fig6_10(Ch6Seeds)
+	if err != nil {
+		return nil, fmt.Errorf("figure %s: %w", "6.10", err)
+	}
+	return f, nil
 }
 
 func fig6_10(seeds int) (*Figure, error) {
@@ -281,7 +289,7 @@ func FigX6_1Magnification() (*Figure, error) {
 	m := OilGTM(20, nil, nil)
 	f, err := FitLatent(m, ds.Y, ds.Labels)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("figure %s: %w", "X6.1", err)
 	}
 	return MagnificationFigure(m, f.X, ds), nil
 }

@@ -28,13 +28,15 @@ func jet(t float64) color.RGBA {
 	return color.RGBA{R: c(1.5 - math.Abs(4*t-3)), G: c(1.5 - math.Abs(4*t-2)), B: c(1.5 - math.Abs(4*t-1)), A: 255}
 }
 
-// colourBar draws a vertical jet colour bar in data coordinates
+// colourBar draws a vertical colour bar (jet unless Map is set) in data coordinates
 // [X0, X1]×[Y0, Y1] with tick labels to its right.
 type colourBar struct {
 	X0, X1, Y0, Y1 float64
 	Min, Max       float64
 	Ticks          []float64
 	Format         string
+	// Map colours t ∈ [0, 1] (bottom to top); nil means jet.
+	Map func(t float64) color.Color
 }
 
 func (b colourBar) Plot(c draw.Canvas, plt *plot.Plot) {
@@ -42,8 +44,11 @@ func (b colourBar) Plot(c draw.Canvas, plt *plot.Plot) {
 	const steps = 64
 	for s := 0; s < steps; s++ {
 		y0 := b.Y0 + (b.Y1-b.Y0)*float64(s)/steps
-		y1 := b.Y0 + (b.Y1-b.Y0)*float64(s+1)/steps
-		col := jet((float64(s) + 0.5) / steps)
+		y1 := b.Y0 + (b.Y1-b.Y0)*math.Min(float64(s)+1.5, steps)/steps // overlap: no anti-aliasing seams
+		var col color.Color = jet((float64(s) + 0.5) / steps)
+		if b.Map != nil {
+			col = b.Map((float64(s) + 0.5) / steps)
+		}
 		c.FillPolygon(col, []vg.Point{{X: tx(b.X0), Y: ty(y0)}, {X: tx(b.X1), Y: ty(y0)}, {X: tx(b.X1), Y: ty(y1)}, {X: tx(b.X0), Y: ty(y1)}})
 	}
 	sty := draw.TextStyle{Color: color.Black, Font: font.Font{Typeface: plot.DefaultFont.Typeface, Variant: plot.DefaultFont.Variant, Size: vg.Points(9)},
@@ -102,4 +107,35 @@ func matrixPanel(m mat.Matrix, vmin, vmax float64, title string, cbTicks []float
 	p.Y.Min, p.Y.Max = 0, fr
 	p.X.LineStyle.Width = 0
 	return p
+}
+
+// greyMap is Matlab's colormap gray: t = 0 black, t = 1 white.
+func greyMap(t float64) color.Color {
+	t = math.Max(0, math.Min(1, t))
+	return color.Gray{Y: uint8(math.Round(255 * t))}
+}
+
+// niceTicks returns round values on [lo, hi] spaced 1, 2 or 5 × 10ᵏ,
+// four to eight of them, for colour bars.
+func niceTicks(lo, hi float64) []float64 {
+	if !(hi > lo) {
+		return []float64{lo}
+	}
+	raw := (hi - lo) / 5
+	e := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * e
+	for _, m := range []float64{1, 2, 5} {
+		if m*e >= raw {
+			step = m * e
+			break
+		}
+	}
+	var out []float64
+	for v := math.Ceil(lo/step-1e-9) * step; v <= hi+1e-9*step; v += step {
+		if math.Abs(v) < 1e-12*step {
+			v = 0
+		}
+		out = append(out, v)
+	}
+	return out
 }

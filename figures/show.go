@@ -8,20 +8,30 @@ import (
 
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/gonb/gonbui/protocol"
+	"gonum.org/v1/plot/vg"
 )
 
 // Show displays a figure in a GoNB notebook as a PNG, followed by its
 // caption and a table of the book's numbers beside ours. Outside a notebook
 // it does nothing but return rendering errors.
+//
+// The PNG is rendered at NotebookScale × PNGDPI and displayed at its
+// PNGDPI size, so it stays sharp on high-density screens and projectors.
 func Show(f *Figure) error {
-	png, err := f.PNG()
+	png, err := f.pngAt(NotebookScale * PNGDPI)
 	if err != nil {
 		return err
 	}
 	if !gonbui.IsNotebook {
 		return nil
 	}
-	gonbui.DisplayPng(png)
+	w, h := f.Size()
+	gonbui.SendData(&protocol.DisplayData{
+		Data: map[protocol.MIMEType]any{protocol.MIMEImagePNG: png},
+		// Jupyter's image metadata: the display size in CSS pixels.
+		Metadata: map[string]any{string(protocol.MIMEImagePNG): map[string]int{
+			"width": int(math.Round(float64(w/vg.Inch) * PNGDPI)), "height": int(math.Round(float64(h/vg.Inch) * PNGDPI))}},
+	})
 	gonbui.DisplayHtml(captionHTML(f))
 	// GoNB delivers display data through a pipe and drops what is still
 	// pending when the cell's program exits: wait until both arrived.
@@ -46,6 +56,9 @@ func ShowSVG(f *Figure) error {
 	gonbui.Sync() // see Show
 	return nil
 }
+
+// NotebookScale is the oversampling of the PNGs Show sends to a notebook.
+const NotebookScale = 2
 
 // MustShow makes the figure registered under id and shows it, panicking on
 // error; it keeps notebook cells to one line.

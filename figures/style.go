@@ -3,6 +3,8 @@ package figures
 import (
 	"image/color"
 	"math"
+	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -146,4 +148,126 @@ func ellipse(cx, cy, a, b, theta float64, n int) (xs, ys []float64) {
 // so circles look round in a square panel.
 func equalAxes(p *plot.Plot, lo, hi float64) {
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
+}
+
+// plainTicks is plot.DefaultTicks with labels printed by %g, so that ticks
+// read "-175" and "2.5" rather than "-175.00" and "2.50".
+type plainTicks struct{}
+
+func (plainTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+		}
+	}
+	return ts
+}
+
+// placeLabels writes texts beside the points (xs, ys) without letting two
+// labels overlap: each label tries eight positions around its point (right,
+// left, above, below, then the diagonals, then the same twice as far) and
+// takes the first whose box is clear of every label placed before it (or
+// the least-overlapping one); a label moved away from its point gets a thin
+// leader line. Obstacles are further points labels should avoid. Label boxes are estimated from the font size and the
+// plot's data ranges, so call it after the axis ranges are final or
+// nearly so (it reads p.X.Min… at call time). Points are handled from left
+// to right, ties by y.
+func placeLabels(p *plot.Plot, xs, ys []float64, texts []string, size float64, obstacles ...[2]float64) {
+	// Data units per point of text, from the canvas size the figure is
+	// usually drawn at (about 7.5 pt per degree in Fig 3.9); only ratios
+	// matter for overlap, so the estimate need only be consistent.
+	ux := (p.X.Max - p.X.Min) / 480
+	uy := (p.Y.Max - p.Y.Min) / 400
+	if ux <= 0 || uy <= 0 {
+		ux, uy = 1, 1
+	}
+	type box struct{ x0, x1, y0, y1 float64 }
+	overlap := func(a, b box) float64 {
+		w := math.Min(a.x1, b.x1) - math.Max(a.x0, b.x0)
+		h := math.Min(a.y1, b.y1) - math.Max(a.y0, b.y0)
+		if w <= 0 || h <= 0 {
+			return 0
+		}
+		return w * h
+	}
+	order := make([]int, len(xs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		if xs[order[a]] != xs[order[b]] {
+			return xs[order[a]] < xs[order[b]]
+		}
+		return ys[order[a]] < ys[order[b]]
+	})
+	var placed []box
+	// The points themselves, and any other marks, are obstacles too.
+	for i := range xs {
+		placed = append(placed, box{xs[i] - 2*ux, xs[i] + 2*ux, ys[i] - 2*uy, ys[i] + 2*uy})
+	}
+	for _, o := range obstacles {
+		placed = append(placed, box{o[0] - 1.5*ux, o[0] + 1.5*ux, o[1] - 1.5*uy, o[1] + 1.5*uy})
+	}
+	gap := 3.0
+	for _, i := range order {
+		w := 0.5 * size * float64(len([]rune(texts[i]))) * ux
+		h := size * uy
+		type cand struct {
+			b      box
+			ax, ay float64 // anchor (left-bottom of the text)
+			far    bool
+		}
+		var cands []cand
+		for _, k := range []float64{1, 2.5} {
+			g := gap * k
+			for _, d := range [][2]float64{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, 1}, {1, -1}, {-1, -1}} {
+				var x0, y0 float64
+				switch d[0] {
+				case 1:
+					x0 = xs[i] + g*ux
+				case -1:
+					x0 = xs[i] - g*ux - w
+				default:
+					x0 = xs[i] - w/2
+				}
+				switch d[1] {
+				case 1:
+					y0 = ys[i] + g*uy
+				case -1:
+					y0 = ys[i] - g*uy - h
+				default:
+					y0 = ys[i] - h/2
+				}
+				cands = append(cands, cand{box{x0, x0 + w, y0, y0 + h}, x0, y0, k > 1})
+			}
+		}
+		best, bestCost := 0, math.Inf(1)
+		for c, cd := range cands {
+			cost := 0.0
+			for _, b := range placed {
+				cost += overlap(cd.b, b)
+			}
+			if cd.b.x0 < p.X.Min || cd.b.x1 > p.X.Max || cd.b.y0 < p.Y.Min || cd.b.y1 > p.Y.Max {
+				cost += w * h
+			}
+			if cost < bestCost-1e-12 {
+				best, bestCost = c, cost
+			}
+			if cost == 0 {
+				break
+			}
+		}
+		cd := cands[best]
+		placed = append(placed, cd.b)
+		if cd.far {
+			cx := math.Max(cd.b.x0, math.Min(xs[i], cd.b.x1))
+			cy := math.Max(cd.b.y0, math.Min(ys[i], cd.b.y1))
+			p.Add(line([]float64{xs[i], cx}, []float64{ys[i], cy}, color.Gray{Y: 120}, 0.4))
+		}
+		lab := labels([]float64{cd.ax}, []float64{cd.ay}, []string{texts[i]}, size)
+		lab.TextStyle[0].XAlign = draw.XLeft
+		lab.TextStyle[0].YAlign = draw.YBottom
+		p.Add(lab)
+	}
 }

@@ -1,0 +1,50 @@
+package figures
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dimredbook/book/datasets"
+)
+
+// X7.1: every method scored on every data set; the GP-LVM on oil beats the
+// book's best oil figure, GTM 30×30 with 11 nearest-neighbour errors (book
+// Fig 6.10(c)). Runs every method (minutes): not in -short.
+func TestX7_1Comparison(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits every method on four data sets")
+	}
+	f, err := FigX7_1Comparison()
+	if err != nil {
+		if datasets.Skippable(err) {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, n := range f.Numbers {
+		got[n.Name] = n.Ours
+	}
+	for _, d := range []string{"oil", "stick man", "robot WiFi", "rotated sixes"} {
+		for _, m := range CompareMethods {
+			key := d + "/" + m.Name + "/T(5)"
+			v, ok := got[key]
+			if !ok || !(v > 0.5 && v <= 1) {
+				t.Errorf("%s = %v (present %v), want a trustworthiness in (0.5, 1]", key, v, ok)
+			}
+		}
+	}
+	for _, m := range []string{"GPLVM", "GPLVM (back-constrained)"} {
+		if v := got["oil/"+m+"/1-NN errors"]; !(v < 11) {
+			t.Errorf("%s on oil: %v nearest-neighbour errors, want fewer than GTM 30×30's 11 (book Fig 6.10(c))", m, v)
+		}
+	}
+	// PCA's count is fixed by the data (a closed-form embedding): a check
+	// that the oil rows are the right data in the right order.
+	if v := got["oil/PCA/1-NN errors"]; v != 162 {
+		t.Errorf("PCA on oil: %v errors, want 162", v)
+	}
+	if !strings.Contains(f.Caption, "beyond the book") {
+		t.Error("caption does not say the figure is beyond the book")
+	}
+}
