@@ -96,13 +96,17 @@ func TestConformanceFewPoints(t *testing.T) {
 	for _, c := range conformanceCases {
 		t.Run(c.name, func(t *testing.T) {
 			n := c.q + 1
-			Y := mat.DenseCopyOf(conformanceData().Slice(0, n, 0, 5))
 			m := c.new()
 			// The default neighbour count (an explicit K ≥ n is a
-			// programmer error and may panic).
+			// programmer error and may panic); an explicit number of
+			// inducing points m needs n ≥ m.
 			if k := reflect.ValueOf(m).Elem().FieldByName("K"); k.IsValid() {
 				k.SetInt(0)
 			}
+			if f := reflect.ValueOf(m).Elem().FieldByName("Inducing"); f.IsValid() {
+				n = max(n, int(f.Int()))
+			}
+			Y := mat.DenseCopyOf(conformanceData().Slice(0, n, 0, 5))
 			if msg := checkFitOutcome(t, m, Y, c.q); msg != "" {
 				t.Errorf("n = %d: Fit panicked: %s", n, msg)
 			}
