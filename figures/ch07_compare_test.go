@@ -1,10 +1,12 @@
 package figures
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/dimredbook/book/datasets"
+	"github.com/dimredbook/book/dimred"
 )
 
 // X7.1: every method scored on every data set; the GP-LVM on oil beats the
@@ -25,8 +27,32 @@ func TestX7_1Comparison(t *testing.T) {
 	for _, n := range f.Numbers {
 		got[n.Name] = n.Ours
 	}
+	scores, err := CompareScores()
+	if err != nil {
+		t.Fatal(err)
+	}
+	notRun := map[string]bool{}
+	for _, s := range scores {
+		switch {
+		case errors.Is(s.Err, errNotRun):
+			notRun[s.Data+"/"+s.Method] = true
+		case s.X == nil && s.Data == "oil" && errors.Is(s.Err, dimred.ErrDisconnected):
+			// Oil's 1000 points hold groups of near-duplicates: the kNN
+			// graph has several components for every k ≤ 30, so the
+			// methods that need a connected graph refuse it (by design).
+			notRun[s.Data+"/"+s.Method] = true
+		case s.X == nil:
+			t.Errorf("%s on %s failed: %v", s.Method, s.Data, s.Err)
+		}
+	}
+	if len(notRun) != 8 {
+		t.Errorf("%d cells not run, want 8 (MVU, MEU, DRILL on oil; LE, LLE, Isomap on oil's disconnected graph; GTM, density network on the sixes): %v", len(notRun), notRun)
+	}
 	for _, d := range []string{"oil", "stick man", "robot WiFi", "rotated sixes"} {
 		for _, m := range CompareMethods {
+			if notRun[d+"/"+m.Name] {
+				continue
+			}
 			key := d + "/" + m.Name + "/T(5)"
 			v, ok := got[key]
 			if !ok || !(v > 0.5 && v <= 1) {
