@@ -19,8 +19,8 @@ import (
 // computation, and check, which compares its result with the Python side's
 // output files and says how close they are.
 type task struct {
-	name  string // the row's label
-	py    string // the Python side's task name (sk.py task_<py>)
+	name  string  // the row's label
+	py    string  // the Python side's task name (sk.py task_<py>)
 	flops float64 // floating-point operations, when a rate is worth showing
 	gen   func(dir string) error
 	setup func(dir string) (run func() error, check func(dir string) (string, bool, error), err error)
@@ -379,7 +379,7 @@ func gemmTask(n, p int) task {
 	var A, B *mat.Dense
 	var C mat.Dense
 	return task{
-		name: fmt.Sprintf("matrix product %d×%d · %d×%d (GFlop/s in the note)", n, p, p, n),
+		name:  fmt.Sprintf("matrix product %d×%d · %d×%d (GFlop/s in the note)", n, p, p, n),
 		py:    "gemm",
 		flops: 2 * float64(n) * float64(p) * float64(n),
 		gen: func(dir string) error {
