@@ -9,7 +9,10 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/parallel"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -20,10 +23,6 @@ import (
 // allowed and give zero columns of X. The error message says how many
 // eigenvalues are positive and the largest usable q.
 var ErrNotEuclidean = errors.New("dimred: q-th eigenvalue of B is negative (distances not Euclidean)")
-
-// DefaultMDSDenseLimit is the largest n for which ClassicalMDS, by default,
-// computes all n eigenvalues of B with a dense solver.
-const DefaultMDSDenseLimit = 500
 
 // ClassicalMDS is classical multidimensional scaling (Torgerson–Gower
 // scaling; §3.5 of the book): from squared distances D (n×n) form the
@@ -43,11 +42,13 @@ const DefaultMDSDenseLimit = 500
 // Young–Householder); road distances are not, so B has negative
 // eigenvalues, which EigenvaluesTo reports and NegativeMass summarises.
 //
-// For n ≤ DenseLimit all n eigenvalues come from a dense solve; above it
-// only the top q are computed by the package's partial eigensolver on the
-// implicit operator linalg.DoubleCentred{A: linalg.DenseOperator(D)},
-// x ↦ −½HDHx (B is never formed), and NegativeMass and FitRatios, which
-// need the whole spectrum, panic.
+// By default only the top q eigenpairs are computed, by the package's
+// partial eigensolver on the implicit operator
+// linalg.DoubleCentred{A: linalg.DenseOperator(D)}, x ↦ −½HDHx (B is never
+// formed; linalg's policy solves small n densely): O(n²) per product at any
+// n. With FullSpectrum set, all n eigenvalues come from a dense O(n³)
+// solve of B, which NegativeMass, FitRatios and a whole-spectrum
+// EigenvalueSigns need (they panic without it).
 type ClassicalMDS struct {
 	Q int // q, latent dimension; 0 < q < n
 
@@ -59,10 +60,11 @@ type ClassicalMDS struct {
 	// which are squared first. The default is squared distances.
 	Plain bool
 
-	// DenseLimit is the largest n solved densely (all eigenvalues);
-	// 0 means DefaultMDSDenseLimit; a negative value forces the partial
-	// solver.
-	DenseLimit int
+	// FullSpectrum, if true, computes all n eigenvalues of B by a dense
+	// O(n³) eigendecomposition (for NegativeMass, FitRatios and the sign
+	// counts of EigenvalueSigns; sensible up to n of a few thousand). The
+	// default computes only the top q.
+	FullSpectrum bool
 
 	Eigen *linalg.EigenSettings // partial eigensolver settings; nil means defaults
 
@@ -116,6 +118,12 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 	}
 	m.y = nil // no training points: ProjectTo is unavailable
 	sd := mat.NewSymDense(n, nil)
+	if rs, ok := D.(mat.RawSymmetricer); ok && rs.RawSymmetric().Uplo == blas.Upper {
+		if err := m.copyDistances(sd, rs.RawSymmetric()); err != nil {
+			return err
+		}
+		return m.fit(sd)
+	}
 	_, isSym := D.(*mat.SymDense)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
@@ -145,6 +153,54 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 	return m.fit(sd)
 }
 
+// copyDistances copies the upper triangle of a into dst row by row,
+// checking each entry as FitDistances documents (and squaring it when Plain),
+// in parallel over rows.
+func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) error {
+	n := a.N
+	d := dst.RawSymmetric()
+	bad := make([]error, n)
+	parallel.ForWork(n, n*n/2, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			src := a.Data[i*a.Stride+i : i*a.Stride+n]
+			row := d.Data[i*d.Stride+i : i*d.Stride+n]
+			copy(row, src)
+			if v := row[0]; v != 0 {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					bad[i] = fmt.Errorf("%w: D[%d,%d] = %v", ErrNaN, i, i, v)
+				} else {
+					bad[i] = fmt.Errorf("%w: diagonal D[%d,%d] = %v is not zero", ErrNotDistance, i, i, v)
+				}
+				continue
+			}
+			for jj, v := range row {
+				// One comparison catches NaN, ±Inf and negatives.
+				if !(v >= 0 && v <= math.MaxFloat64) {
+					j := i + jj
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						bad[i] = fmt.Errorf("%w: D[%d,%d] = %v", ErrNaN, i, j, v)
+					} else {
+						bad[i] = fmt.Errorf("%w: D[%d,%d] = %v is negative", ErrNotDistance, i, j, v)
+					}
+					break
+				}
+				if m.Plain {
+					if row[jj] = v * v; math.IsInf(row[jj], 0) {
+						bad[i] = errs.Overflowf("ClassicalMDS squared distance D[%d,%d]² = %v", i, i+jj, row[jj])
+						break
+					}
+				}
+			}
+		}
+	})
+	for _, err := range bad {
+		if err != nil {
+			return err // the first row with a bad entry, as the entry-by-entry scan reports
+		}
+	}
+	return nil
+}
+
 // checkQ is the parameter check of Fit and FitDistances: too few points
 // is an error, a Q outside [1, n−1] or a negative P a panic.
 func (m *ClassicalMDS) checkQ(n int) error {
@@ -162,16 +218,13 @@ func (m *ClassicalMDS) checkQ(n int) error {
 
 func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	n := D.SymmetricDim()
-	limit := m.DenseLimit
-	if limit == 0 {
-		limit = DefaultMDSDenseLimit
-	}
 	var (
 		vals []float64
 		vecs *mat.Dense
 		err  error
 	)
-	if n <= limit {
+	m.all = false
+	if m.FullSpectrum {
 		B := linalg.DoubleCentre(nil, D)
 		if err := errs.CheckOverflow(B, "ClassicalMDS B = −½HDH"); err != nil {
 			return err
@@ -224,13 +277,23 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 			x.Set(i, c, sc*vecs.At(i, c))
 		}
 	}
+	// Row means of D from its upper triangle: row i's stored part adds to
+	// r_i, and by symmetry each entry to r_j.
 	r := make([]float64, n)
+	raw := D.RawSymmetric()
 	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
 		t := 0.0
-		for j := 0; j < n; j++ {
-			t += D.At(i, j)
+		for jj, v := range row {
+			t += v
+			if jj > 0 {
+				r[i+jj] += v
+			}
 		}
-		r[i] = t / float64(n)
+		r[i] += t
+	}
+	for i := range r {
+		r[i] /= float64(n)
 	}
 	m.vals, m.x, m.r = vals, x, r
 	m.u = mat.DenseCopyOf(vecs.Slice(0, n, 0, m.Q))
@@ -321,8 +384,8 @@ func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 }
 
 // EigenvaluesTo stores in dst and returns the eigenvalues of B = −½HDH in
-// descending order: all n of them, negative ones included, when
-// n ≤ DenseLimit; otherwise only the top q. A nil or empty dst is
+// descending order: the top q, or all n of them, negative ones included,
+// when the model was fitted with FullSpectrum. A nil or empty dst is
 // allocated; a dst of another length panics with mat.ErrShape.
 func (m *ClassicalMDS) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
@@ -417,7 +480,7 @@ func (m *ClassicalMDS) maxAbsEigenvalue() float64 {
 
 func (m *ClassicalMDS) mustAll(what string) {
 	if !m.all {
-		panic(fmt.Sprintf("dimred: ClassicalMDS.%s needs the whole spectrum: fit with n ≤ DenseLimit", what))
+		panic(fmt.Sprintf("dimred: ClassicalMDS.%s needs the whole spectrum: fit with FullSpectrum set", what))
 	}
 }
 
