@@ -244,21 +244,21 @@ func completeColumn(u *mat.Dense, j int) {
 	}
 }
 
-// pcaLanczos takes the top-q right singular vectors of Ŷ from
-// linalg.TruncatedSVD's exact (block Lanczos) path: λᵢ = sᵢ²/n.
+// pcaLanczos takes the top-q eigenpairs of ŶᵀŶ = nS by block Lanczos on
+// linalg.CentredGramOperator: the centring is implicit (no copy of Y) and
+// each block of Lanczos vectors costs one pass over Y.
 func pcaLanczos(Y *mat.Dense, mu []float64, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
 	n, _ := Y.Dims()
-	ss := linalg.SVDSettings{Method: linalg.SVDExact}
+	s := linalg.EigenSettings{Method: linalg.EigenLanczos}
 	if es != nil {
-		ss.Tol = es.Tol
+		s.Tol, s.MaxIter, s.BlockSize, s.Src = es.Tol, es.MaxIter, es.BlockSize, es.Src
 	}
-	sv, _, v, err := linalg.TruncatedSVD(centred(Y, mu), q, &ss)
+	vals, v, err := linalg.EigenSymOp(linalg.CentredGramOperator(Y, mu), q, linalg.Largest, &s)
 	if err != nil {
 		return nil, nil, errs.Wrap(err, "PCA Lanczos")
 	}
-	vals := make([]float64, q)
-	for i, s := range sv {
-		vals[i] = s * s / float64(n)
+	for i := range vals {
+		vals[i] = math.Max(vals[i], 0) / float64(n)
 	}
 	return vals, v, nil
 }
