@@ -7,7 +7,7 @@
 // # Where the files come from
 //
 // The data are never part of the repository. Every file the loaders read is
-// listed in a registry (Files) with its canonical HTTPS URL, its size and its
+// listed in a registry (Files()) with its canonical HTTPS URL, its size and its
 // SHA-256. Path resolves a file in this order:
 //
 //  1. $DIMRED_DATA, a local mirror laid out as <dataset>/<file> (for
@@ -21,12 +21,18 @@
 //     DIMRED_OFFLINE=1). The download goes to a temporary file in the cache
 //     directory, is checked against the registered size and SHA-256 and only
 //     then renamed into place; any failure removes the temporary file, so an
-//     interrupted or corrupted download leaves nothing behind. Downloads
-//     over 1 MB report progress on Progress (os.Stderr by default).
+//     interrupted or corrupted download leaves nothing behind. The
+//     package prints nothing; Fetch reports the progress of downloads over
+//     1 MB to FetchSettings.Progress if one is given.
 //
 // Every file found in the mirror or the cache is checked against its
 // SHA-256 too. A mismatch is an error wrapping ErrChecksum that names the
-// file and both sums; a corrupted cache file is deleted. Only the
+// file and both sums and says what to do next: a corrupted cache file is
+// deleted (the next call downloads it again), a corrupted download is
+// discarded, a corrupted mirror file must be replaced. A mirror or cache
+// path that cannot be used (a directory where the file should be, a
+// symbolic-link loop, no read permission, a DIMRED_CACHE that is a regular
+// file) is an error wrapping ErrCache that names the path and the fix. Only the
 // registry's URLs are fetched and cache paths are built from the registry's
 // dataset and file names, never from anything read from a file or a server.
 //

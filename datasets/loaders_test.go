@@ -60,7 +60,7 @@ func TestSix(t *testing.T) {
 			}
 		}
 	}
-	// book L1492: π = 849/3648
+	// book §3.2 (Box 3.1): π = 849/3648
 	if ink != 849 {
 		t.Errorf("Six: %d ink pixels, want 849", ink)
 	}

@@ -35,7 +35,7 @@ func warmCache(tb testing.TB) {
 	tb.Helper()
 	mirror := needMirror(tb)
 	cache := tb.TempDir()
-	for _, f := range Files {
+	for _, f := range Files() {
 		b, err := os.ReadFile(filepath.Join(mirror, f.Dataset, f.Name))
 		if err != nil {
 			tb.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -26,6 +27,12 @@ var (
 	ErrUnknown = errors.New("datasets: unknown file")
 	// ErrParse: a file does not have the expected format.
 	ErrParse = errors.New("datasets: malformed file")
+	// ErrCache: a local copy in the mirror ($DIMRED_DATA) or the cache
+	// ($DIMRED_CACHE) cannot be read or written — a directory where the
+	// file should be, a symbolic-link loop, a file without read
+	// permission, or a DIMRED_DATA/DIMRED_CACHE that is not a directory.
+	// The error names the path and says what to change.
+	ErrCache = errors.New("datasets: unusable local data path")
 )
 
 // File is one registered data file.
@@ -37,11 +44,16 @@ type File struct {
 	URL     string // canonical https URL; "" if the file has no public URL of its own
 }
 
-// Files is the registry: every file the loaders read, with the size and
-// SHA-256 every copy (mirror, cache or download) is checked against. A
+// Files returns the registry: every file the loaders read, with the size
+// and SHA-256 every copy (mirror, cache or download) is checked against. A
 // local mirror for DIMRED_DATA holds exactly these files, laid out as
-// <Dataset>/<Name>.
-var Files = []File{
+// <Dataset>/<Name>. The slice is a copy: changing it changes nothing the
+// package verifies.
+func Files() []File { return append([]File(nil), registry...) }
+
+// registry is the list Files copies; nothing outside the package can
+// change it.
+var registry = []File{
 	{"eurodist", "eurodist.csv", 1723, "2dff7fcc529b220f3c5be0fbdb920cb324b34751fd78843cb8d3a0a24f09ff7e", "https://raw.githubusercontent.com/vincentarelbundock/Rdatasets/master/csv/datasets/eurodist.csv"},
 	{"eurodist", "eurodist_labels.txt", 175, "4b7b9c0106fa6b80febaebcbc465bc8592c5d8311c5b9953e5de35d16cac70a8", ""},
 	{"europe_roads", "europeCities.csv", 458, "1a0680bc4ff0d6894d400ea766c02580f7b8afb0f2e8a3a9de756c13df7b3929", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/europeCities.csv"},
@@ -64,7 +76,7 @@ var Files = []File{
 
 // Lookup returns the registry entry of dataset/file.
 func Lookup(dataset, file string) (File, error) {
-	for _, f := range Files {
+	for _, f := range registry {
 		if f.Dataset == dataset && f.Name == file {
 			return f, nil
 		}
@@ -72,11 +84,8 @@ func Lookup(dataset, file string) (File, error) {
 	return File{}, fmt.Errorf("%w: %s/%s is not in the registry", ErrUnknown, dataset, file)
 }
 
-// Progress receives download progress for files over ProgressThreshold
-// bytes; nil silences it.
-var Progress io.Writer = os.Stderr
-
-// ProgressThreshold is the size above which downloads report progress.
+// ProgressThreshold is the size above which a download reports progress
+// to FetchSettings.Progress.
 const ProgressThreshold = 1 << 20
 
 // httpClient fetches registry URLs; tests replace it. Redirects (GitHub
@@ -106,7 +115,7 @@ func Path(dataset, file string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p, _, err := resolve(f, false)
+	p, _, err := resolve(f, false, nil)
 	return p, err
 }
 
@@ -116,7 +125,7 @@ func readFile(dataset, file string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, b, err := resolve(f, true)
+	_, b, err := resolve(f, true, nil)
 	return b, err
 }
 
@@ -153,8 +162,9 @@ func safeName(s string) bool {
 }
 
 // resolve finds f (mirror → cache → download) and, if want, returns its
-// contents.
-func resolve(f File, want bool) (string, []byte, error) {
+// contents. A download over ProgressThreshold bytes reports progress to
+// progress unless it is nil.
+func resolve(f File, want bool, progress io.Writer) (string, []byte, error) {
 	if !safeName(f.Dataset) || !safeName(f.Name) {
 		return "", nil, fmt.Errorf("%w: bad registry name %q/%q", ErrUnknown, f.Dataset, f.Name)
 	}
@@ -169,8 +179,10 @@ func resolve(f File, want bool) (string, []byte, error) {
 		switch {
 		case err == nil:
 			return p, keep(b, want), nil
+		case errors.Is(err, ErrChecksum):
+			return "", nil, fmt.Errorf("%w (in the mirror DIMRED_DATA=%s); replace %s with a good copy, or unset DIMRED_DATA to use the cache and the download", err, mirror, p)
 		case !errors.Is(err, os.ErrNotExist):
-			return "", nil, fmt.Errorf("%w (in the mirror DIMRED_DATA=%s)", err, mirror)
+			return "", nil, localError(err, p, "DIMRED_DATA", mirror)
 		}
 	}
 	cache, cerr := CacheDir()
@@ -184,7 +196,7 @@ func resolve(f File, want bool) (string, []byte, error) {
 			os.Remove(p)
 			return "", nil, fmt.Errorf("%w; the corrupted cache file was deleted, the next call downloads it again", err)
 		case !errors.Is(err, os.ErrNotExist):
-			return "", nil, err
+			return "", nil, localError(err, p, "DIMRED_CACHE", cache)
 		}
 	}
 	where := "DIMRED_DATA is unset"
@@ -202,14 +214,40 @@ func resolve(f File, want bool) (string, []byte, error) {
 		return "", nil, fmt.Errorf("%w: %s (%s, not in the cache %s, and DIMRED_OFFLINE=1): %s", ErrNotAvailable, rel, where, cache, hint)
 	}
 	p := filepath.Join(cache, f.Dataset, f.Name)
-	b, err := download(httpClient, f, p)
+	b, err := download(httpClient, f, p, progress)
 	if err != nil {
-		if errors.Is(err, ErrChecksum) {
-			return "", nil, err
+		switch {
+		case errors.Is(err, ErrChecksum):
+			return "", nil, fmt.Errorf("%w; the download was discarded and nothing was written to the cache: the file at the URL changed or the transfer was corrupted — try again, or %s", err, hint)
+		case errors.Is(err, ErrCache):
+			return "", nil, fmt.Errorf("%w: %s (%s, not in the cache, and the download could not be stored: %w)", ErrNotAvailable, rel, where, err)
 		}
 		return "", nil, fmt.Errorf("%w: %s (%s, not in the cache %s, download failed: %v): %s", ErrNotAvailable, rel, where, cache, err, hint)
 	}
 	return p, keep(b, want), nil
+}
+
+// localError wraps a file-system error on path p (in the directory root
+// named by the environment variable env) with ErrCache and advice.
+func localError(err error, p, env, root string) error {
+	var advice string
+	var st os.FileInfo
+	switch {
+	case errors.Is(err, syscall.EISDIR):
+		advice = "a directory is where the file should be; remove or rename it"
+	case errors.Is(err, syscall.ELOOP):
+		advice = "it is a symbolic-link loop; remove the link"
+	case errors.Is(err, os.ErrPermission):
+		advice = "it is not readable or writable by this user; fix its permissions or set " + env + " to a directory you own"
+	case errors.Is(err, syscall.ENOTDIR):
+		advice = "part of the path is a regular file, not a directory; " + env + " must name a directory"
+	default:
+		advice = "remove it, or set " + env + " to another directory"
+	}
+	if st, _ = os.Stat(root); st != nil && !st.IsDir() {
+		advice = fmt.Sprintf("%s=%s is a regular file, not a directory; set %s to a directory", env, root, env)
+	}
+	return fmt.Errorf("%w: %s: %w; %s", ErrCache, p, err, advice)
 }
 
 func keep(b []byte, want bool) []byte {
@@ -244,8 +282,9 @@ func verify(b []byte, f File, where string) error {
 
 // download fetches f.URL into dst: to a temporary file in dst's directory,
 // verified, then renamed. It fetches only https URLs and at most f.Size+1
-// bytes; on any failure the temporary file is removed.
-func download(client *http.Client, f File, dst string) ([]byte, error) {
+// bytes; on any failure the temporary file is removed. Failures to store
+// the file wrap ErrCache.
+func download(client *http.Client, f File, dst string, progress io.Writer) ([]byte, error) {
 	if !strings.HasPrefix(f.URL, "https://") {
 		return nil, fmt.Errorf("refusing to fetch %q: only https URLs from the registry are fetched", f.URL)
 	}
@@ -266,12 +305,12 @@ func download(client *http.Client, f File, dst string) ([]byte, error) {
 	dir := filepath.Dir(dst)
 	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, localError(err, dir, "DIMRED_CACHE", filepath.Dir(dir))
 	}
 	removeStaleParts(dir)
 	tmp, err := os.CreateTemp(dir, "."+f.Name+".*"+partSuffix)
 	if err != nil {
-		return nil, err
+		return nil, localError(err, dir, "DIMRED_CACHE", filepath.Dir(dir))
 	}
 	ok := false
 	defer func() {
@@ -284,8 +323,8 @@ func download(client *http.Client, f File, dst string) ([]byte, error) {
 		}
 	}()
 	var body io.Reader = io.LimitReader(resp.Body, f.Size+1)
-	if f.Size > ProgressThreshold && Progress != nil {
-		body = &progressReader{r: body, total: f.Size, name: f.Dataset + "/" + f.Name, w: Progress}
+	if f.Size > ProgressThreshold && progress != nil {
+		body = &progressReader{r: body, total: f.Size, name: f.Dataset + "/" + f.Name, w: progress}
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(f.Size))
@@ -301,13 +340,13 @@ func download(client *http.Client, f File, dst string) ([]byte, error) {
 		return nil, err
 	}
 	if err := tmp.Sync(); err != nil {
-		return nil, err
+		return nil, localError(err, tmp.Name(), "DIMRED_CACHE", filepath.Dir(dir))
 	}
 	if err := tmp.Close(); err != nil {
-		return nil, err
+		return nil, localError(err, tmp.Name(), "DIMRED_CACHE", filepath.Dir(dir))
 	}
 	if err := os.Rename(tmp.Name(), dst); err != nil {
-		return nil, err
+		return nil, localError(err, dst, "DIMRED_CACHE", filepath.Dir(dir))
 	}
 	ok = true
 	return b, nil
@@ -373,19 +412,32 @@ func RequireData() bool { return os.Getenv("DIMRED_REQUIRE_DATA") == "1" }
 // missing and DIMRED_REQUIRE_DATA is not 1.
 func Skippable(err error) bool { return Missing(err) && !RequireData() }
 
+// FetchSettings tunes Fetch; nil or the zero value is silent.
+type FetchSettings struct {
+	// Progress, if not nil, receives the progress of downloads over
+	// ProgressThreshold bytes (a command line tool passes os.Stderr).
+	Progress io.Writer
+	// Report, if not nil, is called once per file with its resolved path
+	// or error.
+	Report func(f File, path string, err error)
+}
+
 // Fetch makes sure every file of the named datasets (all when none are
 // named) is in the mirror or the cache, downloading what is missing. It
-// returns the first error after trying every file; report, if non-nil, is
-// called once per file with its resolved path or error.
-func Fetch(report func(f File, path string, err error), datasets ...string) error {
+// returns the first error after trying every file. The loaders resolve
+// their files the same way but silently.
+func Fetch(s *FetchSettings, datasets ...string) error {
+	if s == nil {
+		s = &FetchSettings{}
+	}
 	var first error
-	for _, f := range Files {
+	for _, f := range registry {
 		if len(datasets) > 0 && !contains(datasets, f.Dataset) {
 			continue
 		}
-		p, _, err := resolve(f, false)
-		if report != nil {
-			report(f, p, err)
+		p, _, err := resolve(f, false, s.Progress)
+		if s.Report != nil {
+			s.Report(f, p, err)
 		}
 		if err != nil && first == nil {
 			first = err

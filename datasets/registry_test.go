@@ -17,8 +17,8 @@ func TestRegistryMatchesManifest(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
-	if len(rows) != len(Files) {
-		t.Errorf("MANIFEST has %d files, registry %d", len(rows), len(Files))
+	if len(rows) != len(Files()) {
+		t.Errorf("MANIFEST has %d files, registry %d", len(rows), len(Files()))
 	}
 	for _, row := range rows {
 		f := strings.Split(row, "\t")
@@ -42,7 +42,7 @@ func TestRegistryMatchesManifest(t *testing.T) {
 }
 
 func TestRegistryNamesAndURLs(t *testing.T) {
-	for _, f := range Files {
+	for _, f := range Files() {
 		if !safeName(f.Dataset) || !safeName(f.Name) {
 			t.Errorf("unsafe registry name %q/%q", f.Dataset, f.Name)
 		}
@@ -67,7 +67,7 @@ func TestRegistryNamesAndURLs(t *testing.T) {
 func TestMirrorChecksums(t *testing.T) {
 	dir := needMirror(t)
 	isolate(t, dir)
-	for _, f := range Files {
+	for _, f := range Files() {
 		p, err := Path(f.Dataset, f.Name)
 		if err != nil {
 			t.Error(err)
@@ -105,20 +105,20 @@ func TestFetchFromMirror(t *testing.T) {
 	dir := needMirror(t)
 	cache := isolate(t, dir)
 	seen := 0
-	err := Fetch(func(f File, path string, err error) {
+	err := Fetch(&FetchSettings{Report: func(f File, path string, err error) {
 		seen++
 		if err != nil || path != filepath.Join(dir, f.Dataset, f.Name) {
 			t.Errorf("%s/%s: %s, %v", f.Dataset, f.Name, path, err)
 		}
-	})
-	if err != nil || seen != len(Files) {
-		t.Errorf("Fetch: %v after %d of %d files", err, seen, len(Files))
+	}})
+	if err != nil || seen != len(Files()) {
+		t.Errorf("Fetch: %v after %d of %d files", err, seen, len(Files()))
 	}
 	if ents, _ := os.ReadDir(cache); len(ents) != 0 {
 		t.Errorf("Fetch wrote to the cache although the mirror has everything")
 	}
 	seen = 0
-	Fetch(func(File, string, error) { seen++ }, "oil")
+	Fetch(&FetchSettings{Report: func(File, string, error) { seen++ }}, "oil")
 	if seen != 6 {
 		t.Errorf("Fetch(oil) visited %d files, want 6", seen)
 	}

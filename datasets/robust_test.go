@@ -42,13 +42,8 @@ func useClient(t *testing.T, c *http.Client) {
 	t.Cleanup(func() { httpClient = old })
 }
 
-func quiet(t *testing.T) *bytes.Buffer {
-	var buf bytes.Buffer
-	old := Progress
-	Progress = &buf
-	t.Cleanup(func() { Progress = old })
-	return &buf
-}
+// progressBuf is where the tests' downloads report progress.
+func progressBuf() *bytes.Buffer { return new(bytes.Buffer) }
 
 func body(n int) []byte {
 	b := make([]byte, n)
@@ -70,9 +65,9 @@ func TestDownloadIntoCache(t *testing.T) {
 	defer srv.Close()
 	cache := isolate(t, "")
 	useClient(t, srv.Client())
-	progress := quiet(t)
+	progress := progressBuf()
 	f := fakeFile(srv, "big.bin", content)
-	p, b, err := resolve(f, true)
+	p, b, err := resolve(f, true, progress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +80,7 @@ func TestDownloadIntoCache(t *testing.T) {
 	if !strings.Contains(progress.String(), "downloading fake/big.bin") || !strings.Contains(progress.String(), "100.0%") {
 		t.Errorf("progress output %q", progress.String())
 	}
-	if _, _, err := resolve(f, false); err != nil || hits != 1 {
+	if _, _, err := resolve(f, false, nil); err != nil || hits != 1 {
 		t.Errorf("second lookup: err %v, %d downloads", err, hits)
 	}
 }
@@ -99,9 +94,8 @@ func TestDownloadChecksumMismatch(t *testing.T) {
 	defer srv.Close()
 	cache := isolate(t, "")
 	useClient(t, srv.Client())
-	quiet(t)
 	f := fakeFile(srv, "x.txt", good)
-	_, _, err := resolve(f, true)
+	_, _, err := resolve(f, true, nil)
 	if !errors.Is(err, ErrChecksum) {
 		t.Fatalf("err = %v, want ErrChecksum", err)
 	}
@@ -130,9 +124,8 @@ func TestDownloadInterrupted(t *testing.T) {
 	srv.Config.ErrorLog = nil
 	cache := isolate(t, "")
 	useClient(t, srv.Client())
-	quiet(t)
 	f := fakeFile(srv, "cut.txt", content)
-	_, _, err := resolve(f, true)
+	_, _, err := resolve(f, true, nil)
 	if !Missing(err) {
 		t.Fatalf("err = %v, want ErrNotAvailable", err)
 	}
@@ -147,7 +140,7 @@ func TestDownloadInterrupted(t *testing.T) {
 	defer short.Close()
 	useClient(t, short.Client())
 	f = fakeFile(short, "short.txt", content)
-	if _, _, err := resolve(f, true); !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "got 1000 bytes") {
+	if _, _, err := resolve(f, true, nil); !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "got 1000 bytes") {
 		t.Errorf("truncated download: %v", err)
 	}
 	if got := listCache(t, cache); len(got) != 0 {
@@ -161,7 +154,7 @@ func TestDownloadHTTPError(t *testing.T) {
 	defer srv.Close()
 	cache := isolate(t, "")
 	useClient(t, srv.Client())
-	_, _, err := resolve(fakeFile(srv, "gone.txt", []byte("x")), true)
+	_, _, err := resolve(fakeFile(srv, "gone.txt", []byte("x")), true, nil)
 	if !Missing(err) || !strings.Contains(err.Error(), "404") {
 		t.Errorf("err = %v", err)
 	}
@@ -175,7 +168,7 @@ func TestDownloadRefusesHTTP(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { t.Error("plain http fetched") }))
 	defer srv.Close()
 	cache := isolate(t, "")
-	_, _, err := resolve(fakeFile(srv, "plain.txt", []byte("x")), true)
+	_, _, err := resolve(fakeFile(srv, "plain.txt", []byte("x")), true, nil)
 	if !Missing(err) || !strings.Contains(err.Error(), "only https") {
 		t.Errorf("err = %v", err)
 	}
@@ -196,7 +189,7 @@ func TestDownloadRefusesHTTPRedirect(t *testing.T) {
 	c := srv.Client()
 	c.CheckRedirect = httpsOnly
 	useClient(t, c)
-	_, _, err := resolve(fakeFile(srv, "moved.txt", []byte("x")), true)
+	_, _, err := resolve(fakeFile(srv, "moved.txt", []byte("x")), true, nil)
 	if !Missing(err) || !strings.Contains(err.Error(), "refusing redirect") {
 		t.Errorf("err = %v", err)
 	}

@@ -113,7 +113,7 @@ func TestRotatedSixesPinning(t *testing.T) {
 			ink++
 		}
 	}
-	if ink != 849 { // book L1494/E2: 849 ones
+	if ink != 849 { // book §3.2: 849 ones
 		t.Errorf("ink pixels %d, want 849", ink)
 	}
 	Y := RotatedImages(PadSix(raw), SixAngles())

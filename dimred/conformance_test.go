@@ -31,6 +31,7 @@ var (
 	_ Embedder  = (*PrincipalCoordinates)(nil)
 	_ Projector = (*ClassicalMDS)(nil)
 	_ Projector = (*KernelPCA)(nil)
+	_ Embedder  = (*MVU)(nil) // no out-of-sample map
 )
 
 // conformanceCase is one method under the contract: new returns a fresh
@@ -62,6 +63,7 @@ var conformanceCases = []conformanceCase{
 	// eigensolver's residual.
 	{"KernelPCA/RBF", 2, func() Embedder { return &KernelPCA{Kernel: kernel.RBF{LengthScale: 2}, Q: 2} }, 1e-9},
 	{"KernelPCA/Linear", 2, func() Embedder { return &KernelPCA{Kernel: kernel.Linear{}, Q: 2} }, 1e-9},
+	{"MVU", 2, func() Embedder { return &MVU{Q: 2, K: 5} }, 0},
 }
 
 // conformanceData is the shared 40×5 data set: a 2-D linear structure with
@@ -479,4 +481,27 @@ func floatsEqual(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// Chapter 5 spectral methods (appended by the ch5a branch).
+var (
+	_ Projector     = (*LaplacianEigenmaps)(nil)
+	_ Projector     = (*LLE)(nil)
+	_ Projector     = (*Isomap)(nil)
+	_ SpectralModel = (*LaplacianEigenmaps)(nil)
+	_ SpectralModel = (*LLE)(nil)
+	_ SpectralModel = (*Isomap)(nil)
+)
+
+func init() {
+	conformanceCases = append(conformanceCases,
+		// LE's Nyström extension joins a training row to itself and its
+		// k−1 nearest, not to its graph neighbours: approximate (measured
+		// 0.11 here; the ProjectTo tests in spectral_test.go check the
+		// extension itself). LLE and Isomap place training rows exactly.
+		conformanceCase{"LaplacianEigenmaps", 2, func() Embedder { return &LaplacianEigenmaps{Q: 2, K: 8, T: 20} }, 0.25},
+		conformanceCase{"LLE", 2, func() Embedder { return &LLE{Q: 2, K: 8} }, 1e-12},
+		conformanceCase{"Isomap", 2, func() Embedder { return &Isomap{Q: 2, K: 8} }, 1e-9},
+		conformanceCase{"Isomap/landmark", 2, func() Embedder { return &Isomap{Q: 2, K: 8, Landmarks: 15} }, 1e-9},
+	)
 }

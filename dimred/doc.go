@@ -30,6 +30,9 @@
 //	Chapter 3  DistanceMatchingError, FeatureSelection, FeatureExtraction,
 //	           PrincipalCoordinates, ClassicalMDS, Procrustes
 //	Chapter 4  KernelPCA, PreImage
+//	Chapter 5  MVU (maximum variance unfolding, by a semidefinite
+//	           programme); the mattress model: LatticeSprings, Stiffness,
+//	           SpringEnergy, SampleGRF, OUPrecision
 //
 // # Packages beneath
 //

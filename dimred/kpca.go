@@ -62,10 +62,6 @@ type KernelPCA struct {
 	vecs      *mat.Dense
 }
 
-// kpcaDenseMax is the size up to which KernelPCA always uses the dense
-// eigensolver (the dense path also returns every requested pair exactly).
-const kpcaDenseMax = 200
-
 // kpcaDegenerateTol is the relative size below which the centred kernel
 // matrix counts as numerically zero: tr K̃ ≤ kpcaDegenerateTol·n·max_i K_ii.
 // Rounding in the centring alone leaves |tr K̃| of order n·ε·max K_ii, so
@@ -196,7 +192,7 @@ func (k *KernelPCA) fit(K *mat.SymDense, computed bool) error {
 	var vals []float64
 	var vecs *mat.Dense
 	var err error
-	if n <= kpcaDenseMax || 10*q > n || (k.Eigen != nil && k.Eigen.Method == linalg.EigenDense) {
+	if linalg.PreferDense(n, q) || (k.Eigen != nil && k.Eigen.Method == linalg.EigenDense) {
 		if !k.NoCentre {
 			// K̃_ij = K_ij − k̄_i − k̄_j + k̄ on the upper triangle, all cores.
 			parallel.TriRows(n, func(i int) {

@@ -20,7 +20,8 @@ import (
 type PCAMethod int
 
 const (
-	// PCAAuto picks PCALanczos when q ≤ min(n, p)/10 and min(n, p) ≥ 200,
+	// PCAAuto picks PCALanczos when the package's eigen policy prefers
+	// an iterative solver (!linalg.PreferDense(min(n, p), q)),
 	// PCACovariance when p ≤ n, and PCAGram otherwise.
 	PCAAuto PCAMethod = iota
 	// PCACovariance eigendecomposes the p×p covariance S (book §2.6.1):
@@ -102,7 +103,7 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	method := m.Method
 	if method == PCAAuto {
 		switch {
-		case min(n, p) >= 200 && 10*q <= min(n, p):
+		case !linalg.PreferDense(min(n, p), q):
 			method = PCALanczos
 		case p <= n:
 			method = PCACovariance
@@ -251,7 +252,7 @@ func pcaLanczos(Y *mat.Dense, mu []float64, q int, es *linalg.EigenSettings) ([]
 	n, _ := Y.Dims()
 	s := linalg.EigenSettings{Method: linalg.EigenLanczos}
 	if es != nil {
-		s.Tol, s.MaxIter, s.BlockSize, s.Src = es.Tol, es.MaxIter, es.BlockSize, es.Src
+		s.Tol, s.MaxProducts, s.BlockSize, s.Src = es.Tol, es.MaxProducts, es.BlockSize, es.Src
 	}
 	vals, v, err := linalg.EigenSymOp(linalg.CentredGramOperator(Y, mu), q, linalg.Largest, &s)
 	if err != nil {

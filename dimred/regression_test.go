@@ -200,7 +200,7 @@ func TestMDSRatiosDegenerate(t *testing.T) {
 // KernelPCA on a degenerate kernel (identical rows; RBF with ℓ far beyond
 // the data's spread) answers at once with ErrSingular. Before, the
 // iterative eigensolver chased rounding errors to its limit (228 s at
-// n = 4000); n = 600 here takes the same iterative path (n > kpcaDenseMax).
+// n = 4000); n = 600 here takes the same iterative path (linalg.PreferDense(600, q) is false).
 func TestKernelPCADegenerateKernel(t *testing.T) {
 	n := 600
 	same := mat.NewDense(n, 3, nil)

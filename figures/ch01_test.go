@@ -104,6 +104,8 @@ func TestPrintedTol(t *testing.T) {
 	}
 }
 
+// TestAllRegisteredFiguresRender renders every figure; the registry's
+// id/chapter consistency is checked without rendering by TestRegistryIDs.
 func TestAllRegisteredFiguresRender(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders every figure")
@@ -120,8 +122,8 @@ func TestAllRegisteredFiguresRender(t *testing.T) {
 		if f.ID != e.ID || f.Caption == "" || f.Data == "" || len(f.Panels) == 0 {
 			t.Errorf("figure %s: incomplete (id %q, caption %q, data %q, %d panels)", e.ID, f.ID, f.Caption, f.Data, len(f.Panels))
 		}
-		if f.Resolve() != Reproduced && f.Why == "" && f.Resolve() == NotReproducible {
-			t.Errorf("figure %s: not reproducible without a reason", e.ID)
+		if f.Resolve() != Reproduced && f.Why == "" {
+			t.Errorf("figure %s: %s without a reason", e.ID, f.Resolve())
 		}
 		for _, n := range f.Numbers {
 			if math.IsNaN(n.Ours) {

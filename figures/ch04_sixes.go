@@ -27,7 +27,6 @@ import (
 	"github.com/dimredbook/book/dimred"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -145,61 +144,12 @@ func ch4OffDiagShares(d mat.Symmetric) (above, near float64) {
 	return float64(a) / float64(tot), float64(b) / float64(tot)
 }
 
-// ch4Jet is MATLAB's default "jet" colour map of the time, t ∈ [0, 1].
-func ch4Jet(t float64) color.RGBA {
-	if math.IsNaN(t) {
-		t = 0
-	}
-	t = math.Max(0, math.Min(1, t))
-	c := func(x float64) uint8 { return uint8(255*math.Max(0, math.Min(1, x)) + 0.5) }
-	return color.RGBA{R: c(1.5 - math.Abs(4*t-3)), G: c(1.5 - math.Abs(4*t-2)), B: c(1.5 - math.Abs(4*t-1)), A: 255}
-}
-
-// ch4ColourBar draws a vertical colour bar in data coordinates
-// [X0, X1]×[Y0, Y1] with tick labels to its right.
-type ch4ColourBar struct {
-	X0, X1, Y0, Y1 float64
-	Min, Max       float64
-	Ticks          []float64
-	Format         string
-}
-
-func (b ch4ColourBar) Plot(c draw.Canvas, plt *plot.Plot) {
-	tx, ty := plt.Transforms(&c)
-	const steps = 64
-	for s := 0; s < steps; s++ {
-		y0 := b.Y0 + (b.Y1-b.Y0)*float64(s)/steps
-		y1 := b.Y0 + (b.Y1-b.Y0)*float64(s+1)/steps
-		col := ch4Jet((float64(s) + 0.5) / steps)
-		c.FillPolygon(col, []vg.Point{{X: tx(b.X0), Y: ty(y0)}, {X: tx(b.X1), Y: ty(y0)}, {X: tx(b.X1), Y: ty(y1)}, {X: tx(b.X0), Y: ty(y1)}})
-	}
-	sty := draw.TextStyle{Color: color.Black, Font: font.Font{Typeface: plot.DefaultFont.Typeface, Variant: plot.DefaultFont.Variant, Size: vg.Points(9)},
-		Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YCenter}
-	for _, t := range b.Ticks {
-		y := b.Y0 + (b.Y1-b.Y0)*(t-b.Min)/(b.Max-b.Min)
-		c.StrokeLine2(draw.LineStyle{Color: color.Black, Width: vg.Points(0.5)}, tx(b.X1), ty(y), tx(b.X1)+vg.Points(3), ty(y))
-		c.FillText(sty, vg.Point{X: tx(b.X1) + vg.Points(4), Y: ty(y)}, fmt.Sprintf(b.Format, t))
-	}
-}
-
-// ch4MatrixPanel draws an n×n matrix as an image (row 0 at the top, as
-// MATLAB's imagesc), coloured with jet between vmin and vmax, with a colour
-// bar and axes in degrees of rotation.
+// ch4MatrixPanel is matrixPanel for a 360×360 matrix over rotation
+// angles, with axes in degrees of rotation.
 func ch4MatrixPanel(m mat.Matrix, vmin, vmax float64, title string, cbTicks []float64, cbFormat string) *plot.Plot {
 	n, _ := m.Dims()
-	img := image.NewRGBA(image.Rect(0, 0, n, n))
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			img.SetRGBA(j, i, ch4Jet((m.At(i, j)-vmin)/(vmax-vmin)))
-		}
-	}
-	p := plot.New()
-	p.Title.Text = title
+	p := matrixPanel(m, vmin, vmax, title, cbTicks, cbFormat)
 	fn := float64(n)
-	p.Add(plotter.NewImage(img, 0, 0, fn, fn))
-	p.Add(ch4ColourBar{X0: 1.06 * fn, X1: 1.12 * fn, Y0: 0, Y1: fn, Min: vmin, Max: vmax, Ticks: cbTicks, Format: cbFormat})
-	p.X.Min, p.X.Max = 0, 1.32*fn
-	p.Y.Min, p.Y.Max = 0, fn
 	var xt, yt []plot.Tick
 	for a := 0; a <= n; a += 90 {
 		xt = append(xt, plot.Tick{Value: float64(a), Label: fmt.Sprint(a)})
@@ -207,7 +157,6 @@ func ch4MatrixPanel(m mat.Matrix, vmin, vmax float64, title string, cbTicks []fl
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(xt)
 	p.Y.Tick.Marker = plot.ConstantTicks(yt)
-	p.X.LineStyle.Width = 0
 	p.X.Label.Text = "rotation angle j (degrees)"
 	p.Y.Label.Text = "rotation angle i (degrees)"
 	return p
@@ -257,123 +206,8 @@ func Fig4_6SixesKernelDistances() (*Figure, error) {
 	}, nil
 }
 
-// ch4View3D projects 3-D points orthographically for a camera at azimuth
-// az and elevation el (degrees), as MATLAB's view(az, el); it returns the
-// screen coordinates and the depth (larger is nearer the viewer).
-func ch4View3D(x, y, z, az, el float64) (sx, sy, depth float64) {
-	a, e := az*math.Pi/180, el*math.Pi/180
-	sx = math.Cos(a)*x + math.Sin(a)*y
-	sy = -math.Sin(e)*math.Sin(a)*x + math.Sin(e)*math.Cos(a)*y + math.Cos(e)*z
-	depth = -math.Cos(e)*math.Sin(a)*x + math.Cos(e)*math.Cos(a)*y - math.Sin(e)*z
-	return sx, sy, -depth
-}
-
-// ch4Scatter3D draws columns c0, c1, c2 of X as a 3-D scatter inside a
-// cube of half-width lim seen from (az, el), MATLAB plot3 style: the cube's
-// back edges and its three axes, points as dots coloured by colourOf(i).
-func ch4Scatter3D(X *mat.Dense, cols [3]int, lim, az, el float64, title string, colourOf func(i int) color.Color) *plot.Plot {
-	p := plot.New()
-	p.Title.Text = title
-	p.HideAxes()
-	proj := func(v [3]float64) plotter.XY {
-		x, y, _ := ch4View3D(v[0], v[1], v[2], az, el)
-		return plotter.XY{X: x, Y: y}
-	}
-	// Cube edges in grey; the axis names beside the midpoints of the three
-	// edges through the bottom corner nearest the viewer, pushed outwards.
-	grey := color.Gray{Y: 170}
-	corners := func(i int) [3]float64 {
-		return [3]float64{lim * float64(2*(i&1)-1), lim * float64(2*(i>>1&1)-1), lim * float64(2*(i>>2&1)-1)}
-	}
-	near, best := 0, math.Inf(-1)
-	for i := 0; i < 4; i++ { // bottom corners: z = −lim
-		c := corners(i)
-		if _, _, dep := ch4View3D(c[0], c[1], c[2], az, el); dep > best {
-			near, best = i, dep
-		}
-	}
-	for i := 0; i < 8; i++ {
-		for b := 0; b < 3; b++ {
-			j := i | 1<<b
-			if j == i {
-				continue
-			}
-			l, _ := plotter.NewLine(plotter.XYs{proj(corners(i)), proj(corners(j))})
-			l.Color = grey
-			l.Width = vg.Points(0.6)
-			p.Add(l)
-		}
-	}
-	var lx, ly []float64
-	var lt []string
-	left, lmin := 0, math.Inf(1)
-	for i := 0; i < 4; i++ { // the vertical edge furthest left on screen
-		c := corners(i)
-		if sx, _, _ := ch4View3D(c[0], c[1], c[2], az, el); sx < lmin {
-			left, lmin = i, sx
-		}
-	}
-	for b := 0; b < 3; b++ {
-		v := corners(near)
-		if b == 2 {
-			v = corners(left)
-		}
-		v[b] = 0
-		for a := 0; a < 3; a++ {
-			if a != b {
-				v[a] *= 1.25
-			}
-		}
-		pt := proj(v)
-		lx, ly = append(lx, pt.X), append(ly, pt.Y)
-		lt = append(lt, fmt.Sprintf("x%d", cols[b]+1))
-	}
-	p.Add(labels(lx, ly, lt, 10))
-	// Points, far to near.
-	n, _ := X.Dims()
-	type pt struct {
-		xy    plotter.XY
-		depth float64
-		i     int
-	}
-	pts := make([]pt, n)
-	for i := 0; i < n; i++ {
-		x, y, dep := ch4View3D(X.At(i, cols[0]), X.At(i, cols[1]), X.At(i, cols[2]), az, el)
-		pts[i] = pt{plotter.XY{X: x, Y: y}, dep, i}
-	}
-	sort.SliceStable(pts, func(a, b int) bool { return pts[a].depth < pts[b].depth })
-	for _, q := range pts {
-		s, _ := plotter.NewScatter(plotter.XYs{q.xy})
-		s.GlyphStyle = draw.GlyphStyle{Color: colourOf(q.i), Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
-		p.Add(s)
-	}
-	r := lim * 1.9
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -r, r, -r, r
-	return p
-}
-
-// ch4AngleColour colours rotation i of 360 around a hue circle, so that
-// neighbouring rotations have neighbouring colours.
-func ch4AngleColour(i int) color.Color {
-	h := float64(i) / 360 * 6
-	x := 1 - math.Abs(math.Mod(h, 2)-1)
-	var r, g, b float64
-	switch int(h) % 6 {
-	case 0:
-		r, g = 1, x
-	case 1:
-		r, g = x, 1
-	case 2:
-		g, b = 1, x
-	case 3:
-		g, b = x, 1
-	case 4:
-		r, b = x, 1
-	default:
-		r, b = 1, x
-	}
-	return color.RGBA{R: uint8(210 * r), G: uint8(210 * g), B: uint8(210 * b), A: 255}
-}
+// ch4AngleColour colours rotation i of 360 around the hue circle.
+func ch4AngleColour(i int) color.Color { return hueCycle(float64(i) / 360) }
 
 // Fig4_7SixesKernelPCA draws book Figure 4.7: kernel PCA components 5, 6
 // and 7 of the rotated sixes (demSixKpca.m plots X(:,5:7)) seen from two
@@ -400,10 +234,10 @@ func Fig4_7SixesKernelPCA() (*Figure, error) {
 	blue := func(int) color.Color { return color.RGBA{B: 230, A: 255} }
 	c567, c123 := [3]int{4, 5, 6}, [3]int{0, 1, 2}
 	panels := []*plot.Plot{
-		ch4Scatter3D(d.X, c567, lim(c567), -37.5, 30, "(a) components 5, 6, 7", blue),
-		ch4Scatter3D(d.X, c567, lim(c567), 20, 15, "(b) components 5, 6, 7, another view", blue),
-		ch4Scatter3D(d.X, c123, lim(c123), -37.5, 30, "(c) components 1, 2, 3 (colour = angle)", ch4AngleColour),
-		ch4Scatter3D(d.X, c123, lim(c123), 20, 15, "(d) components 1, 2, 3, another view", ch4AngleColour),
+		scatter3D(d.X, c567, lim(c567), -37.5, 30, "(a) components 5, 6, 7", blue),
+		scatter3D(d.X, c567, lim(c567), 20, 15, "(b) components 5, 6, 7, another view", blue),
+		scatter3D(d.X, c123, lim(c123), -37.5, 30, "(c) components 1, 2, 3 (colour = angle)", ch4AngleColour),
+		scatter3D(d.X, c123, lim(c123), 20, 15, "(d) components 1, 2, 3, another view", ch4AngleColour),
 	}
 	// X Xᵀ = K at q = n.
 	var xxt mat.Dense

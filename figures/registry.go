@@ -19,11 +19,11 @@ var registry = map[string]Entry{}
 // Register adds a figure function to the registry that scripts/render and
 // the report walk. Chapter files call it from init. Registering an ID twice
 // panics.
-func Register(id string, chapter int, make func() (*Figure, error)) {
+func Register(id string, chapter int, fn func() (*Figure, error)) {
 	if _, dup := registry[id]; dup {
 		panic("figures: figure " + id + " registered twice")
 	}
-	registry[id] = Entry{ID: id, Chapter: chapter, Make: make}
+	registry[id] = Entry{ID: id, Chapter: chapter, Make: fn}
 }
 
 // Entries returns every registered figure in book order: chapters in

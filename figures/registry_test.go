@@ -1,7 +1,13 @@
 package figures
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -37,5 +43,112 @@ func TestResolve(t *testing.T) {
 	}
 	if b, err := Ours("x", math.NaN()).MarshalJSON(); err != nil || string(b) != `{"name":"x","book":null,"ours":null,"tol":null}` {
 		t.Errorf("NaN JSON = %s, %v", b, err)
+	}
+}
+
+// chapterOfID derives the chapter from a figure id: "4.6" and "X4.1" are in
+// chapter 4, the spectral paper's "P3" in chapter 0.
+func chapterOfID(id string) (int, bool) {
+	switch {
+	case strings.HasPrefix(id, "P"):
+		return 0, true
+	case strings.HasPrefix(id, "X"):
+		id = id[1:]
+	}
+	head, _, ok := strings.Cut(id, ".")
+	if !ok {
+		return 0, false
+	}
+	ch, err := strconv.Atoi(head)
+	return ch, err == nil
+}
+
+// The registry's ids and chapters agree, and every registered function
+// builds the Figure of the id it is registered under — checked from the
+// source, without rendering, so it runs under -short. A function that sets
+// ID: "<literal>" must use the registered id; one that passes the id to a
+// helper must mention it.
+func TestRegistryIDs(t *testing.T) {
+	entries := Entries()
+	if len(entries) == 0 {
+		t.Fatal("no figures registered")
+	}
+	for _, e := range entries {
+		ch, ok := chapterOfID(e.ID)
+		if !ok || ch != e.Chapter {
+			t.Errorf("figure %s registered in chapter %d; its id says %d (ok %v)", e.ID, e.Chapter, ch, ok)
+		}
+	}
+
+	fset := token.NewFileSet()
+	pkgFiles, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	funcs := map[string]*ast.FuncDecl{}
+	registered := map[string]string{} // function name → id
+	for _, name := range pkgFiles {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				funcs[fd.Name.Name] = fd
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 3 {
+				return true
+			}
+			if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "Register" {
+				return true
+			}
+			lit, ok1 := call.Args[0].(*ast.BasicLit)
+			fn, ok2 := call.Args[2].(*ast.Ident)
+			if !ok1 || !ok2 || lit.Kind != token.STRING {
+				t.Errorf("%s: Register needs a literal id and a function name", fset.Position(call.Pos()))
+				return true
+			}
+			id, _ := strconv.Unquote(lit.Value)
+			registered[fn.Name] = id
+			return true
+		})
+	}
+	if len(registered) != len(entries) {
+		t.Errorf("%d Register calls in the source, %d entries", len(registered), len(entries))
+	}
+	for fn, id := range registered {
+		fd := funcs[fn]
+		if fd == nil {
+			t.Errorf("figure %s: function %s not found", id, fn)
+			continue
+		}
+		mentioned, idField := false, ""
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.KeyValueExpr:
+				if k, ok := x.Key.(*ast.Ident); ok && k.Name == "ID" {
+					if v, ok := x.Value.(*ast.BasicLit); ok && v.Kind == token.STRING {
+						idField, _ = strconv.Unquote(v.Value)
+					}
+				}
+			case *ast.BasicLit:
+				if v, err := strconv.Unquote(x.Value); err == nil && x.Kind == token.STRING && v == id {
+					mentioned = true
+				}
+			}
+			return true
+		})
+		switch {
+		case idField != "" && idField != id:
+			t.Errorf("figure %s: %s builds a Figure with ID %q", id, fn, idField)
+		case !mentioned:
+			t.Errorf("figure %s: %s never mentions its id", id, fn)
+		}
 	}
 }

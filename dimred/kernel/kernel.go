@@ -102,25 +102,72 @@ func (k RBF) Eval(x, y []float64) float64 {
 
 // CrossTo implements MatrixKernel: BLAS squared distances, then the
 // exponential on all cores.
+//
+// Inputs of extreme scale (entries beyond 2^±400, whose squared distances
+// would overflow or underflow) are divided by a common power of two s and
+// ℓ with them, so k is computed wherever its value is representable.
 func (k RBF) CrossTo(dst *mat.Dense, A, B mat.Matrix) {
-	v, h := k.params()
+	v, _ := k.params()
+	A, B, s := commonScale(A, B)
+	h := k.scaledHalf(s)
 	linalg.SquaredDistances(dst, A, B)
 	raw := dst.RawMatrix()
 	parallel.ForWork(raw.Rows, raw.Rows*raw.Cols, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
 			for j, d := range row {
-				row[j] = v * math.Exp(-h*d)
+				row[j] = rbf(v, h, d)
 			}
 		}
 	})
 }
 
+// scaledHalf returns 1/(2(ℓ/s)²), the exponent's factor for squared
+// distances of data divided by s (1/(2ℓ²), as params, when s = 1).
+func (k RBF) scaledHalf(s float64) float64 {
+	l := k.LengthScale / s
+	return 1 / (2 * l * l)
+}
+
+// rbf returns v exp(−h d), exactly v at d = 0 (also when h overflowed to
+// +Inf for data of extreme scale).
+func rbf(v, h, d float64) float64 {
+	if d == 0 {
+		return v
+	}
+	return v * math.Exp(-h*d)
+}
+
+// commonScale returns A and B unchanged with s = 1 when neither is of
+// extreme scale (linalg.UnitScale), and otherwise both divided by the
+// larger of their power-of-two scales s.
+func commonScale(A, B mat.Matrix) (mat.Matrix, mat.Matrix, float64) {
+	_, sa := linalg.UnitScale(A)
+	_, sb := linalg.UnitScale(B)
+	s := math.Max(sa, sb)
+	if s == 1 {
+		return A, B, 1
+	}
+	_, e := math.Frexp(s)
+	e-- // s = 2^e
+	div := func(m mat.Matrix) mat.Matrix {
+		var out mat.Dense
+		out.Apply(func(_, _ int, x float64) float64 { return math.Ldexp(x, -e) }, m)
+		return &out
+	}
+	return div(A), div(B), s
+}
+
 // SymTo implements MatrixKernel: the Gram matrix Y Yᵀ by tiled BLAS on all
 // cores, then d_ij = ‖y_i‖² + ‖y_j‖² − 2y_iᵀy_j (clamped at zero, exactly
 // zero on the diagonal) and the exponential, also on all cores.
+//
+// Y of extreme scale is divided by a power of two s, and ℓ with it, as in
+// CrossTo.
 func (k RBF) SymTo(dst *mat.SymDense, Y mat.Matrix) {
-	v, h := k.params()
+	v, _ := k.params()
+	Y, s := linalg.UnitScale(Y)
+	h := k.scaledHalf(s)
 	linalg.Gram(dst, Y)
 	raw := dst.RawSymmetric()
 	n := raw.N
@@ -136,7 +183,7 @@ func (k RBF) SymTo(dst *mat.SymDense, Y mat.Matrix) {
 			if d < 0 {
 				d = 0
 			}
-			row[j] = v * math.Exp(-h*d)
+			row[j] = rbf(v, h, d)
 		}
 	})
 }

@@ -36,10 +36,6 @@ import (
 // chebDeg is the filter degree d.
 const chebDeg = 32
 
-// chebMinN is the smallest n for which EigenAuto uses the filter on a
-// *CSR: below it plain Lanczos is as fast (BenchmarkEigenLaplacianBottom3).
-const chebMinN = 1500
-
 // chebOp is P = T_d(σ(A)).
 type chebOp struct {
 	a    SymOperator

@@ -14,6 +14,9 @@ import (
 // can make the expansion slightly negative for near-identical rows; such
 // entries are set to zero. An empty dst is resized; a dst of the wrong shape
 // panics with mat.ErrShape, as does a column mismatch between A and B.
+// Squared distances beyond the float64 range (rows of norm above about
+// 1e154) come out as ±Inf or NaN; the methods of package dimred report
+// that as ErrOverflow.
 func SquaredDistances(dst *mat.Dense, A, B mat.Matrix) {
 	n, p := A.Dims()
 	m, pb := B.Dims()
@@ -42,7 +45,8 @@ func SquaredDistances(dst *mat.Dense, A, B mat.Matrix) {
 // zero diagonal. Only the upper triangle of the Gram matrix Y Yᵀ is formed,
 // half the work of a general product, in tiles filled in parallel by BLAS
 // (dsyrk on the diagonal, dgemm off it). An empty dst is
-// resized; a dst of the wrong size panics with mat.ErrShape.
+// resized; a dst of the wrong size panics with mat.ErrShape. As for
+// SquaredDistances, entries beyond the float64 range are not finite.
 func PairwiseSquaredDistances(dst *mat.SymDense, Y mat.Matrix) {
 	n, p := Y.Dims()
 	if dst.IsEmpty() {

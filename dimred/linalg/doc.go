@@ -20,8 +20,14 @@
 // is spread over GOMAXPROCS goroutines. Eigenvectors have a fixed sign:
 // the entry of largest magnitude is positive (FixSigns).
 //
-// Errors follow dimred's rule: a NaN or Inf in the input is returned as an
-// error wrapping ErrNaN, an eigensolver that runs out of iterations as a
-// *NotConvergedError wrapping ErrNotConverged; wrong shapes and
-// impossible arguments panic.
+// One policy decides between dense and iterative solvers everywhere
+// (PreferDense, DenseMax, FullSpectrumMax); data of extreme scale are
+// rescaled by a power of two where a product would overflow although the
+// result is representable (UnitScale).
+//
+// Errors follow dimred's rule: a NaN or Inf in the input, or in an
+// operator's product, is returned as an error wrapping ErrNaN; an overflow
+// of a result computed from finite input as ErrOverflow; an
+// eigensolver that runs out of iterations as a *NotConvergedError wrapping
+// ErrNotConverged; wrong shapes and impossible arguments panic.
 package linalg

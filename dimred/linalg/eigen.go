@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/rng"
@@ -41,8 +40,8 @@ const (
 type EigenMethod int
 
 const (
-	// EigenAuto uses the dense solver for small n and an iterative solver
-	// above a measured crossover.
+	// EigenAuto uses the dense solver when PreferDense(n, k) and an
+	// iterative solver otherwise (the package policy, see PreferDense).
 	EigenAuto EigenMethod = iota
 	// EigenDense uses a full dense decomposition (mat.EigenSym).
 	EigenDense
@@ -58,20 +57,23 @@ const (
 
 // EigenSettings tunes EigenSym. The zero value (or nil) selects defaults.
 type EigenSettings struct {
-	Method  EigenMethod
-	Tol     float64     // residual tolerance ‖Av − λv‖ ≤ Tol·‖A‖; default 1e-10
-	MaxIter int         // limit on operator applications (matrix–vector products); 0 means max(20000, 10n)
-	Src     rand.Source // start vectors; nil means a fixed seed
+	Method EigenMethod
+	Tol    float64     // residual tolerance ‖Av − λv‖ ≤ Tol·‖A‖; default 1e-10
+	Src    rand.Source // start vectors; nil means a fixed seed
+
+	// MaxProducts limits the work of the iterative solvers, counted in
+	// operator applications (matrix–vector products, a block of b vectors
+	// counting b), not in iterations; 0 means max(20000, 10n).
+	MaxProducts int
 
 	// BlockSize is the number of vectors the Lanczos basis grows by at a
 	// time; 0 means automatic: min(max(k, 2), 8) for dense matrices and
 	// DoubleCentred, whose block products read the matrix once per block, and
 	// min(k, 4) for other operators. With BlockSize ≥ k every wanted pair
 	// is found whatever the multiplicities; with BlockSize < k an
-	// eigenvalue of multiplicity above BlockSize may be missed. Measured
-	// for the top 2 of an RBF kernel, n = 4000: b = 1, 2, 4, 8 need 24, 34,
-	// 56, 88 products at 11.5, 6.7, 5.2, 4.4 ms per vector (measured with
-	// the earlier tiled-GEMM product, before the one-pass triangle product).
+	// eigenvalue of multiplicity above BlockSize may be missed. Larger
+	// blocks need more products but cost less per vector when the product
+	// reads the matrix once per block (BenchmarkEigenCrossover).
 	BlockSize int
 }
 
@@ -92,7 +94,7 @@ func (o symDenseOp) MulVecTo(dst, x []float64) {
 // k must satisfy 1 ≤ k ≤ n; otherwise EigenSym panics.
 //
 // The method is chosen by s.Method; EigenAuto uses the dense solver for
-// small n and block Lanczos otherwise (see the policy below). The iterative
+// PreferDense(n, k) and block Lanczos otherwise. The iterative
 // path works on the stored triangle of a *mat.SymDense in parallel tiles
 // without copying it. A NaN or Inf in a is reported as ErrNaN. If the
 // iteration limit is reached, EigenSym returns the best approximations with
@@ -125,6 +127,9 @@ func EigenSym(a mat.Symmetric, k int, end EigenEnd, s *EigenSettings) (vals []fl
 // eigenspace per block column); set BlockSize to the expected multiplicity
 // (e.g. the number of components of a disconnected graph).
 //
+// A product holding a NaN or ±Inf stops the iteration with an error
+// wrapping ErrNaN that names the product and the entry.
+//
 // With EigenDense (or EigenAuto at small n) the operator is materialised
 // column by column, n products.
 func EigenSymOp(op SymOperator, k int, end EigenEnd, s *EigenSettings) (vals []float64, vecs *mat.Dense, err error) {
@@ -145,7 +150,7 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 	method := s.Method
 	if method == EigenAuto {
 		switch c, isCSR := op.(*CSR); {
-		case useDense(n, k):
+		case PreferDense(n, k):
 			method = EigenDense
 		case isCSR && c.N >= chebMinN && k <= n/20:
 			method = EigenChebyshev
@@ -165,7 +170,7 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 		}
 		op = DenseOperator(dense)
 	}
-	p := lanczosParams{tol: s.Tol, maxProducts: s.MaxIter, block: s.BlockSize}
+	p := lanczosParams{tol: s.Tol, maxProducts: s.MaxProducts, block: s.BlockSize}
 	if p.tol <= 0 {
 		p.tol = 1e-10
 	}
@@ -189,40 +194,13 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 		}
 	}
 	vals, vecs, err := blockLanczos(op, k, end, p)
-	if err != nil && s.Method == EigenAuto && n <= autoDenseFallback {
+	if err != nil && !errors.Is(err, ErrNaN) && s.Method == EigenAuto && n <= autoDenseFallback {
 		if dense == nil {
 			dense = materialise(op)
 		}
 		return eigenDense(dense, k, end)
 	}
 	return vals, vecs, err
-}
-
-// Auto policy (EigenAuto). The dense path (mat.EigenSym: O(n³), all
-// eigenpairs) is used when n ≤ denseCrossover or when k > n/10; otherwise
-// thick-restart block Lanczos (O(n²) per product with a dense matrix, a few
-// tens of products for the end of a spectrum). An iterative run that fails
-// to converge falls back to the dense path when n ≤ autoDenseFallback.
-//
-// Crossover measured on the development machine (2 cores, gonum v0.17,
-// default Tol 1e-10; mean of 5 runs, machine shared):
-//
-//	n                         64     100    128    160    200    256    400
-//	dense, any k             0.9ms  2.8ms  9.6ms   15ms   35ms  143ms  310ms
-//	Lanczos top-2, RBF       5.4ms  2.3ms  3.6ms  4.3ms  5.8ms  5.9ms   15ms
-//	Lanczos top-2, random    7.5ms  7.9ms   28ms   17ms   24ms   37ms   57ms
-//	Lanczos bottom-10, rand  7.9ms   21ms   33ms   34ms   61ms  103ms  106ms
-//
-// A random symmetric matrix (semicircle spectrum, no gaps) is the hard case
-// for a Krylov method; kernel and distance matrices with decaying spectra
-// cross over near n = 100. The threshold 200 is the worst case's crossover.
-const (
-	denseCrossover    = 200
-	autoDenseFallback = 1000
-)
-
-func useDense(n, k int) bool {
-	return n <= denseCrossover || 10*k > n
 }
 
 // materialise forms the n×n matrix of op column by column.
@@ -293,25 +271,6 @@ func FixSigns(v *mat.Dense) (flipped []bool) {
 	return flipped
 }
 
-// sortDesc sorts vals descending and permutes the columns of vecs alike.
-func sortDesc(vals []float64, vecs *mat.Dense) {
-	k := len(vals)
-	idx := make([]int, k)
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return vals[idx[a]] > vals[idx[b]] })
-	r, _ := vecs.Dims()
-	v2 := make([]float64, k)
-	m2 := mat.NewDense(r, k, nil)
-	for c, j := range idx {
-		v2[c] = vals[j]
-		m2.Slice(0, r, c, c+1).(*mat.Dense).Copy(vecs.Slice(0, r, j, j+1))
-	}
-	copy(vals, v2)
-	vecs.Copy(m2)
-}
-
 // checkFiniteSym is errs.CheckFinite for a symmetric matrix, reading the stored
 // upper triangle of a raw SymDense directly.
 func checkFiniteSym(a mat.Symmetric, what string) error {
@@ -325,6 +284,8 @@ func checkFiniteSym(a mat.Symmetric, what string) error {
 	}
 	for i := 0; i < r.N; i++ {
 		row := r.Data[i*r.Stride+i : i*r.Stride+r.N]
+		// v*0 is 0 for finite v and NaN for ±Inf or NaN, so one
+		// branch-free pass flags a row holding any non-finite entry.
 		s := 0.0
 		for _, v := range row {
 			s += v * 0

@@ -166,7 +166,7 @@ func TestEigenSymReproducibleAndSigns(t *testing.T) {
 func TestEigenSymNotConverged(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(9, 9))
 	a := randomSym(300, rnd)
-	_, _, err := EigenSym(a, 4, Smallest, &EigenSettings{Method: EigenLanczos, MaxIter: 10, BlockSize: 2})
+	_, _, err := EigenSym(a, 4, Smallest, &EigenSettings{Method: EigenLanczos, MaxProducts: 10, BlockSize: 2})
 	if !errors.Is(err, ErrNotConverged) {
 		t.Fatalf("err = %v, want ErrNotConverged", err)
 	}

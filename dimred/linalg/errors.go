@@ -10,4 +10,8 @@ var (
 	// ErrNotConverged reports an eigensolver that stopped before reaching
 	// its tolerance; the error is a *NotConvergedError.
 	ErrNotConverged = errs.ErrNotConverged
+	// ErrOverflow reports a matrix formed by the package (distances, a
+	// Gram matrix, operator products) that overflowed to ±Inf although the
+	// input was finite.
+	ErrOverflow = errs.ErrOverflow
 )

@@ -52,7 +52,7 @@ func Gram(dst *mat.SymDense, Y mat.Matrix) {
 	// Deal the tiles out round-robin so each core gets a mix of diagonal
 	// and off-diagonal work.
 	w := min(runtime.GOMAXPROCS(0), len(jobs))
-	if n*n*p < 1<<18 {
+	if n*n*p/2 < parallel.Grain { // flops of the upper triangle
 		w = 1
 	}
 	parallel.Do(w, func(t int) {

@@ -41,6 +41,18 @@ func (e *NotConvergedError) Error() string {
 // Unwrap returns ErrNotConverged.
 func (e *NotConvergedError) Unwrap() error { return ErrNotConverged }
 
+// productError reports a non-finite entry of the operator product w (the
+// product numbered by count) as ErrNaN: the operator, not the iteration,
+// produced it.
+func productError(w []float64, count int) error {
+	for i, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: operator product %d has entry %d = %v", ErrNaN, count, i, v)
+		}
+	}
+	return fmt.Errorf("%w: operator product %d has infinite norm", ErrNaN, count)
+}
+
 // lanczosParams are the resolved settings of blockLanczos.
 type lanczosParams struct {
 	tol         float64 // relative residual tolerance
@@ -115,6 +127,9 @@ func blockLanczos(op SymOperator, k int, end EigenEnd, p lanczosParams) ([]float
 		products += bp
 		for i := 0; i < bp; i++ {
 			wnorm[i] = floats.Norm(W[i*n:(i+1)*n], 2)
+			if math.IsNaN(wnorm[i]) || math.IsInf(wnorm[i], 0) {
+				return nil, nil, productError(W[i*n:(i+1)*n], products-bp+i+1)
+			}
 		}
 		for i := range coef[:nb*bp] {
 			coef[i] = 0

@@ -110,8 +110,14 @@ func (c *CSR) At(i, j int) float64 {
 // T returns the transpose as a mat.Matrix (an implicit view).
 func (c *CSR) T() mat.Matrix { return mat.Transpose{Matrix: c} }
 
-// NNZ returns the number of stored entries.
-func (c *CSR) NNZ() int { return c.RowPtr[c.N] }
+// NNZ returns the number of stored entries. The zero value CSR{} is the
+// empty 0×0 matrix.
+func (c *CSR) NNZ() int {
+	if len(c.RowPtr) == 0 {
+		return 0
+	}
+	return c.RowPtr[c.N]
+}
 
 // Row returns the column indices and values of row i (views, not copies).
 func (c *CSR) Row(i int) (cols []int, vals []float64) {
@@ -159,12 +165,8 @@ func (c *CSR) Map(f func(i, j int, v float64) float64) *CSR {
 	return out
 }
 
-// csrParallelNNZ is the number of stored entries above which products are
-// split across cores.
-const csrParallelNNZ = 1 << 15
-
 // MulVecTo sets dst = A x (SymOperator). Rows are split over GOMAXPROCS
-// goroutines when the matrix has more than csrParallelNNZ entries.
+// goroutines when the product touches at least parallel.Grain entries.
 func (c *CSR) MulVecTo(dst, x []float64) {
 	if len(dst) != c.N || len(x) != c.N {
 		panic(mat.ErrShape)
@@ -188,7 +190,7 @@ func (c *CSR) mulBlockTo(dst, x []float64, b int) {
 			}
 		}
 	}
-	if c.NNZ()*b < csrParallelNNZ {
+	if c.NNZ()*b < parallel.Grain {
 		f(0, n)
 		return
 	}

@@ -1,7 +1,9 @@
 package linalg
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
@@ -19,8 +21,8 @@ import (
 type SVDMethod int
 
 const (
-	// SVDAuto uses the dense SVD when min(m, n) ≤ svdDenseMax and SVDExact
-	// otherwise.
+	// SVDAuto uses the dense SVD when PreferDense(min(m, n), k) and
+	// SVDExact otherwise.
 	SVDAuto SVDMethod = iota
 	// SVDExact computes the leading singular triplets to the eigensolver's
 	// tolerance: block Lanczos on the implicit Gram operator AᵀA (n×n, when
@@ -35,9 +37,6 @@ const (
 	// SVDDense computes the full thin SVD (mat.SVD) and truncates it.
 	SVDDense
 )
-
-// svdDenseMax is the largest min(m, n) for which SVDAuto uses mat.SVD.
-const svdDenseMax = 200
 
 // SVDSettings tunes TruncatedSVD; nil or the zero value selects defaults.
 type SVDSettings struct {
@@ -71,9 +70,13 @@ func TruncatedSVD(a mat.Matrix, k int, s *SVDSettings) (sv []float64, u, v *mat.
 	if err := errs.CheckFinite(a, "A"); err != nil {
 		return nil, nil, nil, err
 	}
+	// Work at unit scale: AᵀA of an A with entries near 1e200 would
+	// overflow although its singular values are representable. Scaling by
+	// a power of two is exact; ordinary data are left untouched.
+	a, scale := UnitScale(a)
 	method := s.Method
 	if method == SVDAuto {
-		if min(m, n) <= svdDenseMax {
+		if PreferDense(min(m, n), k) {
 			method = SVDDense
 		} else {
 			method = SVDExact
@@ -90,8 +93,18 @@ func TruncatedSVD(a mat.Matrix, k int, s *SVDSettings) (sv []float64, u, v *mat.
 	default:
 		panic("dimred: unknown SVDMethod")
 	}
+	if errors.Is(err, ErrNaN) {
+		// A was checked finite above: a non-finite product overflowed.
+		return nil, nil, nil, fmt.Errorf("%w: the products with AᵀA (‖A‖² beyond float64): %v", ErrOverflow, err)
+	}
 	if err != nil && u == nil {
 		return nil, nil, nil, err
+	}
+	for i, x := range sv {
+		sv[i] *= scale
+		if math.IsNaN(sv[i]) || math.IsInf(sv[i], 0) {
+			return nil, nil, nil, fmt.Errorf("%w: singular value %d = %v·%v of a finite A is beyond float64", ErrOverflow, i+1, x, scale)
+		}
 	}
 	signPairs(u, v)
 	return sv, u, v, err
@@ -265,7 +278,7 @@ func svdExact(a *mat.Dense, k int, tol float64, src rand.Source) ([]float64, *ma
 	raw := a.RawMatrix()
 	g := gramOp{a: blas64.General{Rows: m, Cols: n, Stride: raw.Stride, Data: raw.Data}, trans: m < n}
 	es := &EigenSettings{Method: EigenLanczos, Tol: tol, Src: src}
-	if useDense(g.Size(), k) {
+	if PreferDense(g.Size(), k) {
 		es.Method = EigenDense
 	}
 	_, w, err := EigenSymOp(g, k, Largest, es)

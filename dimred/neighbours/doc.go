@@ -8,7 +8,11 @@
 // matrices of edge weights (distances for kNN graphs).
 //
 // Neighbour search uses a kd-tree in low dimension and blocked BLAS
-// distance products above it; geodesics run one Dijkstra per source on all
-// cores. A disconnected graph where a connected one is needed is an error
+// distance products above it (Search sets the crossover; the package
+// functions use its defaults); data of extreme scale are rescaled so that
+// no representable distance overflows. Geodesics run one Dijkstra per
+// source on all cores, on the graph taken as undirected (Undirected). Data
+// properties — a NaN or negative edge weight, a point of zero degree, a
+// graph of no points — are returned as errors, not panics. A disconnected graph where a connected one is needed is an error
 // wrapping ErrDisconnected (a *DisconnectedError naming the components).
 package neighbours

@@ -12,4 +12,12 @@ var (
 	// component where a connected graph is needed; the error is a
 	// *DisconnectedError.
 	ErrDisconnected = errs.ErrDisconnected
+	// ErrOverflow reports a result that overflowed although the input
+	// was finite: the data's scale is beyond float64 for it.
+	ErrOverflow = errs.ErrOverflow
+	// ErrTooFewPoints reports a graph or data set with too few points.
+	ErrTooFewPoints = errs.ErrTooFewPoints
+	// ErrNotDistance reports a graph whose edge weights are not lengths
+	// (a negative or NaN weight).
+	ErrNotDistance = errs.ErrNotDistance
 )

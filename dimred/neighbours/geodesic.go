@@ -1,9 +1,10 @@
 package neighbours
 
 import (
+	"fmt"
 	"math"
 	"runtime"
-	"strconv"
+	"sort"
 	"sync/atomic"
 
 	"github.com/dimredbook/book/dimred/internal/parallel"
@@ -13,9 +14,11 @@ import (
 )
 
 // GeodesicDistances returns the n×n matrix of shortest-path lengths through
-// the neighbourhood graph g (edge weights = stored values, which must be
-// non-negative; the graph must be symmetric), the geodesic distances of
-// Isomap (book Ch. 5). It runs a distances-only Dijkstra, O(E log n) with
+// the neighbourhood graph g (edge weights = stored values), the geodesic
+// distances of Isomap (book Ch. 5). The graph is taken as undirected, as
+// SciPy's shortest_path(directed=False) does: an edge stored in one
+// direction only can be walked both ways, and where both directions are
+// stored with different weights the smaller is used (see Undirected). It runs a distances-only Dijkstra, O(E log n) with
 // an indexed 4-ary heap, from every source, sources shared dynamically
 // among GOMAXPROCS goroutines, and stores nothing but the result: 8n² bytes
 // (0.8 GB at n = 10000), where gonum's path.AllShortest keeps about four
@@ -23,14 +26,26 @@ import (
 //
 // If g is disconnected the unreachable pairs are +Inf and the error is a
 // *DisconnectedError (wrapping ErrDisconnected) naming the components; the
-// matrix is still returned. A negative or NaN weight panics.
+// matrix is still returned. A NaN weight is an error wrapping ErrNaN, a
+// negative one an error wrapping ErrNotDistance, and a graph of no points
+// one wrapping ErrTooFewPoints; then the matrix is nil.
 func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
 	n := g.N
-	for t, v := range g.Val {
-		if !(v >= 0) {
-			panic("dimred: GeodesicDistances: negative or NaN edge weight at entry " + strconv.Itoa(t))
+	if n == 0 {
+		return nil, fmt.Errorf("%w: GeodesicDistances of a graph with no points", ErrTooFewPoints)
+	}
+	for i := 0; i < n; i++ {
+		cols, vals := g.Row(i)
+		for t, v := range vals {
+			switch {
+			case math.IsNaN(v):
+				return nil, fmt.Errorf("%w: edge %d–%d has weight NaN", ErrNaN, i, cols[t])
+			case v < 0:
+				return nil, fmt.Errorf("%w: edge %d–%d has negative weight %v; geodesic distances need non-negative edge lengths", ErrNotDistance, i, cols[t], v)
+			}
 		}
 	}
+	g = Undirected(g)
 	D := mat.NewSymDense(n, nil)
 	raw := D.RawSymmetric()
 	cg := newCompactGraph(g)
@@ -55,6 +70,57 @@ func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
 		}
 	})
 	return D, CheckConnected(g)
+}
+
+// Undirected returns the undirected graph of g: i and j are joined when
+// an edge is stored in either direction, with weight min(W_ij, W_ji) over
+// the directions stored (SciPy's directed=False). A g whose stored pattern
+// and weights are already symmetric is returned itself, not copied.
+func Undirected(g *linalg.CSR) *linalg.CSR {
+	if exactlySymmetric(g) {
+		return g
+	}
+	type edge struct {
+		i, j int
+		w    float64
+	}
+	es := make([]edge, 0, 2*g.NNZ())
+	for i := 0; i < g.N; i++ {
+		cols, vals := g.Row(i)
+		for t, j := range cols {
+			es = append(es, edge{i, j, vals[t]}, edge{j, i, vals[t]})
+		}
+	}
+	sort.Slice(es, func(a, b int) bool {
+		return es[a].i < es[b].i || es[a].i == es[b].i && es[a].j < es[b].j
+	})
+	ii := make([]int, 0, len(es))
+	jj := make([]int, 0, len(es))
+	vv := make([]float64, 0, len(es))
+	for t, e := range es {
+		if t > 0 && es[t-1].i == e.i && es[t-1].j == e.j {
+			vv[len(vv)-1] = math.Min(vv[len(vv)-1], e.w)
+			continue
+		}
+		ii, jj, vv = append(ii, e.i), append(jj, e.j), append(vv, e.w)
+	}
+	return linalg.NewCSR(g.N, ii, jj, vv)
+}
+
+// exactlySymmetric reports whether every stored W_ij has a stored W_ji of
+// the same value.
+func exactlySymmetric(g *linalg.CSR) bool {
+	for i := 0; i < g.N; i++ {
+		cols, vals := g.Row(i)
+		for t, j := range cols {
+			jc, jv := g.Row(j)
+			k := sort.SearchInts(jc, i)
+			if k == len(jc) || jc[k] != i || jv[k] != vals[t] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // compactGraph is g relabelled in breadth-first order, so that neighbours

@@ -32,7 +32,10 @@ func TestLaplacians(t *testing.T) {
 			t.Fatalf("L_ii = %v, d_i = %v", L.At(i, i), d[i])
 		}
 	}
-	Ls := NormalisedLaplacian(w)
+	Ls, err := NormalisedLaplacian(w)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i < 60; i++ {
 		for j := 0; j < 60; j++ {
 			want := -w.At(i, j) / math.Sqrt(d[i]*d[j])
@@ -99,11 +102,8 @@ func TestKNearestAgainstBruteForce(t *testing.T) {
 	for _, p := range []int{1, 3, 8, 30} {
 		Y := testutil.GaussianData(500, p, uint64(p))
 		want := bruteNeighbours(Y, 7)
-		for _, kdMax := range []int{0, 100} {
-			saved := KDTreeMaxDim
-			KDTreeMaxDim = kdMax
-			nb, err := KNearest(Y, 7)
-			KDTreeMaxDim = saved
+		for _, kdMax := range []int{-1, 100} {
+			nb, err := Search{KDTreeMaxDim: kdMax}.KNearest(Y, 7)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,11 +146,8 @@ func TestGraphSymmetrisationAndEpsilon(t *testing.T) {
 			}
 		}
 	}
-	for _, kdMax := range []int{0, 100} {
-		saved := KDTreeMaxDim
-		KDTreeMaxDim = kdMax
-		e, err := EpsilonGraph(Y, 0.7)
-		KDTreeMaxDim = saved
+	for _, kdMax := range []int{-1, 100} {
+		e, err := Search{KDTreeMaxDim: kdMax}.EpsilonGraph(Y, 0.7)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,21 +17,27 @@ func Laplacian(w *linalg.CSR) *linalg.CSR {
 
 // NormalisedLaplacian returns the symmetric normalised Laplacian
 // L_sym = I − D^{-1/2} W D^{-1/2}, whose eigenvectors v give the generalised
-// eigenvectors D^{-1/2} v of L u = λ D u. A point of zero degree panics:
-// remove isolated points first (ConnectedComponents finds them).
-func NormalisedLaplacian(w *linalg.CSR) *linalg.CSR {
-	return laplacian(w, true)
+// eigenvectors D^{-1/2} v of L u = λ D u. A point of zero (or negative, or
+// NaN) degree has no D^{-1/2}: the error wraps ErrDisconnected and names the
+// point (remove isolated points first; ConnectedComponents finds them).
+func NormalisedLaplacian(w *linalg.CSR) (*linalg.CSR, error) {
+	for i, di := range w.RowSums() {
+		switch {
+		case math.IsNaN(di) || math.IsInf(di, 0):
+			return nil, fmt.Errorf("%w: point %d has degree %v", ErrNaN, i, di)
+		case !(di > 0):
+			return nil, fmt.Errorf("%w: point %d has degree %v, so D^{-1/2} does not exist; remove isolated points first", ErrDisconnected, i, di)
+		}
+	}
+	return laplacian(w, true), nil
 }
 
 func laplacian(w *linalg.CSR, normalised bool) *linalg.CSR {
 	n := w.N
 	d := w.RowSums()
 	s := make([]float64, n)
-	for i, di := range d {
-		if normalised {
-			if di <= 0 {
-				panic(fmt.Sprintf("dimred: NormalisedLaplacian: point %d has zero degree", i))
-			}
+	if normalised {
+		for i, di := range d {
 			s[i] = 1 / math.Sqrt(di)
 		}
 	}

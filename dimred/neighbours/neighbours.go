@@ -30,33 +30,49 @@ func (nb *Neighbours) Of(i int) ([]int, []float64) {
 	return nb.Index[i*nb.K : (i+1)*nb.K], nb.Dist[i*nb.K : (i+1)*nb.K]
 }
 
-// KDTreeMaxDim is the largest dimension p for which KNearest and
-// EpsilonGraph use gonum's kd-tree; above it they use blocked BLAS distances
-// (brute force, n²p flops at matrix-product speed, half of them thanks to
-// symmetry). Measured on the development machine (2 cores shared with other
-// jobs, load ≈ 9, so ±50%), n = 8000 Gaussian points, k = 10, see
-// BenchmarkKNearestDim:
-//
-//	p          2      4      6      8     16     32
-//	kd-tree  0.34s  0.56s  2.5s   7.0s   4.5s   10s
-//	BLAS     1.5s   2.0s   2.5s   1.9s   0.4s   1.5s
-//
-// The kd-tree's cost grows with the intrinsic dimension of the data (these
-// points fill all p dimensions, its worst case) and only as n log n, the
-// BLAS path's as n²p, so data on a low-dimensional manifold, or much larger
-// n, favour the kd-tree beyond p = 6; set this variable accordingly.
-var KDTreeMaxDim = 6
+// Search holds the settings of the neighbour searches KNearest, KNNGraph
+// and EpsilonGraph; the zero value selects the defaults, and the package
+// functions of the same names use it.
+type Search struct {
+	// KDTreeMaxDim is the largest dimension p for which gonum's kd-tree is
+	// used; above it the search uses blocked BLAS distances (brute force,
+	// n²p flops at matrix-product speed, half of them thanks to symmetry).
+	// 0 means DefaultKDTreeMaxDim; a negative value never uses the tree.
+	// The kd-tree's cost grows with the intrinsic dimension of the data
+	// and only as n log n, the BLAS path's as n²p, so data on a
+	// low-dimensional manifold, or much larger n, favour the kd-tree beyond
+	// the default (BenchmarkKNearestDim).
+	KDTreeMaxDim int
+}
+
+// DefaultKDTreeMaxDim is Search's default KDTreeMaxDim: the crossover for
+// points that fill all p dimensions, the kd-tree's worst case.
+const DefaultKDTreeMaxDim = 6
+
+func (s Search) useTree(p int) bool {
+	m := s.KDTreeMaxDim
+	if m == 0 {
+		m = DefaultKDTreeMaxDim
+	}
+	return p <= m
+}
 
 // knnBlockRows is the number of query rows per BLAS distance block.
 const knnBlockRows = 256
+
+// KNearest returns the k nearest neighbours of every row of Y (n×p) in
+// Euclidean distance, excluding the point itself, with the default Search.
+func KNearest(Y mat.Matrix, k int) (*Neighbours, error) { return Search{}.KNearest(Y, k) }
 
 // KNearest returns the k nearest neighbours of every row of Y (n×p) in
 // Euclidean distance, excluding the point itself. It uses a kd-tree when
 // p ≤ KDTreeMaxDim and blocked BLAS distances otherwise, in parallel over
 // query points on all cores. k must satisfy 1 ≤ k < n, else it panics. A
 // NaN or Inf in Y is returned as ErrNaN. Duplicate points are neighbours at
-// distance zero.
-func KNearest(Y mat.Matrix, k int) (*Neighbours, error) {
+// distance zero. Data of very large or very small scale are rescaled by a
+// power of two before squaring, so a distance is finite whenever its true
+// value is representable; one that is not is reported as ErrOverflow.
+func (s Search) KNearest(Y mat.Matrix, k int) (*Neighbours, error) {
 	n, p := Y.Dims()
 	if k < 1 || k >= n {
 		panic(fmt.Sprintf("dimred: KNearest k = %d outside [1, %d)", k, n))
@@ -64,14 +80,32 @@ func KNearest(Y mat.Matrix, k int) (*Neighbours, error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return nil, err
 	}
-	yd := mat.DenseCopyOf(Y)
+	yd, scale := scaledCopy(Y)
 	nb := &Neighbours{N: n, K: k, Index: make([]int, n*k), Dist: make([]float64, n*k)}
-	if p <= KDTreeMaxDim {
+	if s.useTree(p) {
 		knnKDTree(yd, k, nb)
 	} else {
 		knnBrute(yd, k, nb)
 	}
+	if scale != 1 {
+		for t, d := range nb.Dist {
+			d *= scale
+			if math.IsInf(d, 0) {
+				return nil, fmt.Errorf("%w: distance from point %d to its neighbour %d exceeds the float64 range", ErrOverflow, t/k, nb.Index[t])
+			}
+			nb.Dist[t] = d
+		}
+	}
 	return nb, nil
+}
+
+// scaledCopy returns a copy of Y, divided by a power of two when its
+// scale is extreme (linalg.UnitScale), and the factor to multiply
+// distances of the copy by (1 for data of ordinary scale, which are
+// untouched).
+func scaledCopy(Y mat.Matrix) (*mat.Dense, float64) {
+	ys, scale := linalg.UnitScale(Y)
+	return mat.DenseCopyOf(ys), scale
 }
 
 // kdPoint is a row of Y with its index, for gonum's kd-tree.
@@ -273,9 +307,15 @@ func (nb *Neighbours) Graph(sym Symmetrisation) *linalg.CSR {
 }
 
 // KNNGraph returns the symmetrised k-nearest-neighbour graph of the rows of
-// Y with edge weights ‖y_i − y_j‖: KNearest followed by Graph.
+// Y with edge weights ‖y_i − y_j‖, with the default Search.
 func KNNGraph(Y mat.Matrix, k int, sym Symmetrisation) (*linalg.CSR, error) {
-	nb, err := KNearest(Y, k)
+	return Search{}.KNNGraph(Y, k, sym)
+}
+
+// KNNGraph returns the symmetrised k-nearest-neighbour graph of the rows of
+// Y with edge weights ‖y_i − y_j‖: KNearest followed by Graph.
+func (s Search) KNNGraph(Y mat.Matrix, k int, sym Symmetrisation) (*linalg.CSR, error) {
+	nb, err := s.KNearest(Y, k)
 	if err != nil {
 		return nil, err
 	}
@@ -283,10 +323,17 @@ func KNNGraph(Y mat.Matrix, k int, sym Symmetrisation) (*linalg.CSR, error) {
 }
 
 // EpsilonGraph returns the graph joining every pair of distinct rows of Y
+// with ‖y_i − y_j‖ ≤ eps, with the default Search.
+func EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
+	return Search{}.EpsilonGraph(Y, eps)
+}
+
+// EpsilonGraph returns the graph joining every pair of distinct rows of Y
 // with ‖y_i − y_j‖ ≤ eps, weighted by that distance, as a symmetric linalg.CSR.
 // eps must be positive, else it panics. Like KNearest it uses a kd-tree for
-// p ≤ KDTreeMaxDim and blocked BLAS distances otherwise.
-func EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
+// p ≤ KDTreeMaxDim and blocked BLAS distances otherwise, and rescales data
+// of extreme scale so that no representable distance overflows.
+func (s Search) EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 	n, p := Y.Dims()
 	if !(eps > 0) {
 		panic("dimred: EpsilonGraph eps must be positive")
@@ -294,10 +341,10 @@ func EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return nil, err
 	}
-	yd := mat.DenseCopyOf(Y)
+	yd, scale := scaledCopy(Y)
 	rows := make([][]nbCand, n)
-	e2 := eps * eps
-	if p <= KDTreeMaxDim {
+	e2 := (eps / scale) * (eps / scale)
+	if s.useTree(p) {
 		tree, pts := buildKDTree(yd)
 		parallel.For(n, 64, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
@@ -336,17 +383,18 @@ func EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 	var vv []float64
 	for i, r := range rows {
 		for _, c := range r {
-			ii, jj, vv = append(ii, i), append(jj, c.j), append(vv, math.Sqrt(c.d))
+			ii, jj, vv = append(ii, i), append(jj, c.j), append(vv, scale*math.Sqrt(c.d))
 		}
 	}
 	return linalg.NewCSR(n, ii, jj, vv), nil
 }
 
-// ConnectedComponents labels the connected components of the undirected
-// graph g (edges are the stored entries; a symmetric pattern is assumed):
-// label[i] ∈ [0, count), components numbered in order of their smallest
-// point.
+// ConnectedComponents labels the connected components of the graph g
+// taken as undirected (an edge stored in either direction joins its ends;
+// see Undirected): label[i] ∈ [0, count), components numbered in order of
+// their smallest point.
 func ConnectedComponents(g *linalg.CSR) (label []int, count int) {
+	g = Undirected(g)
 	n := g.N
 	label = make([]int, n)
 	for i := range label {

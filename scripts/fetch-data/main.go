@@ -19,7 +19,7 @@ import (
 
 func main() {
 	failed := 0
-	err := datasets.Fetch(func(f datasets.File, path string, err error) {
+	report := func(f datasets.File, path string, err error) {
 		switch {
 		case err == nil:
 			fmt.Printf("ok       %s/%s  %s\n", f.Dataset, f.Name, path)
@@ -29,7 +29,8 @@ func main() {
 			failed++
 			fmt.Fprintf(os.Stderr, "FAILED   %s/%s: %v\n", f.Dataset, f.Name, err)
 		}
-	}, os.Args[1:]...)
+	}
+	err := datasets.Fetch(&datasets.FetchSettings{Progress: os.Stderr, Report: report}, os.Args[1:]...)
 	if cache, cerr := datasets.CacheDir(); cerr == nil {
 		fmt.Printf("cache: %s\n", cache)
 	}

@@ -9,6 +9,12 @@ import (
 	"sync"
 )
 
+// Grain is the package's one goroutine grain: a job of fewer than Grain
+// units of work (floating-point operations, or matrix entries touched) runs
+// on the calling goroutine, because starting and joining goroutines would
+// cost more than the work saves. Every split in dimred uses it.
+const Grain = 1 << 15
+
 // Do runs f(0), …, f(w−1) concurrently and waits for all of them;
 // w ≤ 1 runs f(0) on the calling goroutine. A panic in a worker (a user
 // kernel's Eval, say) is carried back and re-raised in the caller, where it
@@ -91,10 +97,10 @@ func For(n, minChunk int, f func(lo, hi int)) {
 }
 
 // ForWork is For(n, 1, f), one chunk per core, when the
-// job (work ≈ flops) is large enough to pay for goroutines, and f(0, n)
-// on the calling goroutine otherwise.
+// job (work ≈ flops) is at least Grain, and f(0, n) on the calling
+// goroutine otherwise.
 func ForWork(n, work int, f func(lo, hi int)) {
-	if work < 1<<15 {
+	if work < Grain {
 		f(0, n)
 		return
 	}
@@ -103,10 +109,11 @@ func ForWork(n, work int, f func(lo, hi int)) {
 
 // TriRows runs f(i) for every row i of an n×n upper triangle, with
 // rows dealt out so each core gets about the same number of entries (row i
-// has n−i of them); small triangles run on the calling goroutine.
+// has n−i of them); triangles of fewer than Grain entries run on the
+// calling goroutine.
 func TriRows(n int, f func(i int)) {
 	w := runtime.GOMAXPROCS(0)
-	if w <= 1 || n*n < 1<<16 {
+	if w <= 1 || n*n/2 < Grain {
 		for i := 0; i < n; i++ {
 			f(i)
 		}
@@ -127,10 +134,11 @@ func TriRows(n int, f func(i int)) {
 }
 
 // UpperTriWorkers is the number of goroutines a pass over an n×n upper
-// triangle split by TriBounds uses: one per core, one for small matrices.
+// triangle split by TriBounds uses: one per core, one when the triangle
+// has fewer than Grain entries.
 func UpperTriWorkers(n int) int {
 	w := min(runtime.GOMAXPROCS(0), n)
-	if n*n < 1<<16 {
+	if n*n/2 < Grain {
 		w = 1
 	}
 	return w

@@ -49,9 +49,23 @@ func MVU(n int, pairs []Pair, sq []float64, s *Settings) (*mat.SymDense, Result,
 // empty (the inequality-only variant); inequality pairs repeating an
 // equality pair are dropped.
 func MVUBounded(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *Settings) (*mat.SymDense, Result, error) {
+	k, _, r, err := mvuSolve(n, eq, eqSq, le, leSq, s)
+	return k, r, err
+}
+
+// mvuSolution is the solver's solution of an MVU programme with the
+// deduplicated pairs its rows belong to (equalities ek, then inequalities
+// lk).
+type mvuSolution struct {
+	sol    *Solution
+	ek, lk [][2]int
+}
+
+// mvuSolve is MVUBounded returning also the solution it kept.
+func mvuSolve(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *Settings) (*mat.SymDense, *mvuSolution, Result, error) {
 	ek, ev, lk, lv, scale, err := mvuPairs(n, eq, eqSq, le, leSq)
 	if err != nil {
-		return nil, Result{}, err
+		return nil, nil, Result{}, err
 	}
 	// The anchored programme first; if it stalls for want of a strictly
 	// feasible point, the programme restricted to the face forced by
@@ -70,12 +84,78 @@ func MVUBounded(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *
 		}
 	}
 	if sol == nil {
-		return nil, Result{}, err
+		return nil, nil, Result{}, err
 	}
 	r := sol.Result
 	r.PrimalObj *= -scale
 	r.DualObj *= -scale
-	return k, r, err
+	return k, &mvuSolution{sol: sol, ek: ek, lk: lk}, r, err
+}
+
+// MVUDual is MVUBounded that also returns the programme's dual
+// multipliers as spring weights: weq[t] for eq[t] and wle[t] ≥ 0 for
+// le[t]. They solve the dual
+//
+//	minimise Σ_t w_t d²_t   s.t.  L(w) ⪰ I − 11ᵀ/n,
+//
+// where L(w) = Σ_t w_t (e_i − e_j)(e_i − e_j)ᵀ is the Laplacian of the graph
+// weighted by the multipliers: its second-smallest eigenvalue is at least
+// one, and at the optimum (complementary slackness) the columns of K lie in
+// its eigenspace of eigenvalue one, so the MVU embedding is the bottom
+// non-trivial eigenvectors of the learnt Laplacian L(w) (Sun, Boyd, Xiao
+// and Diaconis 2006, "The fastest mixing Markov process on a graph and a
+// connection to a maximum variance unfolding problem"). The weights do not
+// depend on the units of the squared distances. A pair repeated in the
+// input carries its multiplier on its first occurrence (for inequalities,
+// the first occurrence of the tightest bound) and zero on the others; an
+// inequality pair repeating an equality pair gets zero. When MVU fell back
+// to the face-reduced programme (after a stall) the dual feasibility holds
+// only on that face, Vᵀ(L(w) − I + 11ᵀ/n)V ⪰ 0. The multipliers are nil
+// whenever K is.
+func MVUDual(n int, eq []Pair, eqSq []float64, le []Pair, leSq []float64, s *Settings) (k *mat.SymDense, weq, wle []float64, r Result, err error) {
+	k, ms, r, err := mvuSolve(n, eq, eqSq, le, leSq, s)
+	if ms == nil {
+		return k, nil, nil, r, err
+	}
+	key := func(p Pair) [2]int {
+		if p.I < p.J {
+			return [2]int{p.I, p.J}
+		}
+		return [2]int{p.J, p.I}
+	}
+	eidx := make(map[[2]int]int, len(ms.ek))
+	for t, kk := range ms.ek {
+		eidx[kk] = t
+	}
+	lidx := make(map[[2]int]int, len(ms.lk))
+	for t, kk := range ms.lk {
+		lidx[kk] = t
+	}
+	weq = make([]float64, len(eq))
+	used := make(map[[2]int]bool)
+	for t, p := range eq {
+		kk := key(p)
+		if used[kk] {
+			continue
+		}
+		used[kk] = true
+		weq[t] = -ms.sol.Y[eidx[kk]]
+	}
+	wle = make([]float64, len(le))
+	tight := make(map[[2]int]int) // first occurrence of the smallest bound
+	for t, p := range le {
+		kk := key(p)
+		if _, isEq := eidx[kk]; isEq {
+			continue
+		}
+		if u, ok := tight[kk]; !ok || leSq[t] < leSq[u] {
+			tight[kk] = t
+		}
+	}
+	for kk, t := range tight {
+		wle[t] = -ms.sol.W[lidx[kk]]
+	}
+	return k, weq, wle, r, err
 }
 
 // reduced solves the MVU programme on the face K = V K̃ Vᵀ (see faceBasis):

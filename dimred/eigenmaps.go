@@ -1,0 +1,335 @@
+package dimred
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/neighbours"
+	"gonum.org/v1/gonum/mat"
+)
+
+// LEWeighting selects the edge weights a_ij of Laplacian eigenmaps.
+type LEWeighting int
+
+const (
+	// HeatKernel weights a_ij = exp(−‖y_i − y_j‖²/t) (Belkin & Niyogi
+	// 2003; spectral paper eq. 5 with t = 2σ²). The default.
+	HeatKernel LEWeighting = iota
+	// ConstantWeights sets a_ij = 1 on every edge (the "simple-minded"
+	// weights of Belkin & Niyogi).
+	ConstantWeights
+)
+
+// LEProblem selects which eigenproblem Laplacian eigenmaps solves.
+type LEProblem int
+
+const (
+	// LENormalised takes the eigenvectors v of the symmetric normalised
+	// Laplacian L̂ = I − V^{-1/2} A V^{-1/2} (spectral paper eq. 4), as the
+	// paper's reference code does: X = √n [v₂ … v_{q+1}]. The default.
+	LENormalised LEProblem = iota
+	// LEGeneralised solves L u = λ V u (Belkin & Niyogi), u = V^{-1/2} v,
+	// scaled so that uᵀ V u = Σ_i v_ii (a degree-weighted mean square of
+	// one).
+	LEGeneralised
+	// LEUnnormalised takes the eigenvectors of L = V − A itself, with
+	// xᵀx = n (the paper's unnormalised variant, equivalent to the
+	// constraint xᵀx = 1 up to scale).
+	LEUnnormalised
+)
+
+// LaplacianEigenmaps is the Laplacian eigenmap of Belkin & Niyogi (2003),
+// book §5.4 and spectral paper §2.6. With a symmetric neighbourhood graph
+// of weights A (n×n) and degrees V = diag(A 1), the objective
+//
+//	E(X) = ¼ Σ_ij a_ij ‖x_i − x_j‖² = ½ tr(L X Xᵀ),   L = V − A,
+//
+// is minimised subject to xᵀ V x = 1 for each column, the generalised
+// eigenproblem L u = λ V u, or in its symmetric form (eq. 4)
+//
+//	L̂ v = λ v,   L̂ = V^{-1/2} L V^{-1/2} = I − V^{-1/2} A V^{-1/2},   v = V^{1/2} u.
+//
+// The embedding is the eigenvectors of the q smallest non-zero
+// eigenvalues; the zero eigenvalue's vector (1, or V^{1/2} 1) is dropped.
+// They are found by the package's sparse eigensolver on the CSR Laplacian
+// (Lanczos, on a Chebyshev filter for large n): no dense n×n matrix.
+//
+// Unifying view (paper §2.6): L (L̂ for LENormalised) is the precision of a
+// Gaussian random field, and X is classical MDS on the covariance
+// H (L + γI)⁻¹ H for any γ > 0; Implied returns L.
+//
+// Heat kernel: the paper's reference MATLAB code computes the n×n matrix
+// exp(−‖y_i − y_j‖²/2) but reads it at the neighbour's slot number (1…k)
+// instead of the neighbour's index, so its edge weights are not the heat
+// kernel of the edge. This implementation uses the correct heat kernel of
+// each edge, so our LE panels can differ from the paper's.
+//
+// ProjectTo is the Nyström (kernel) extension of Bengio et al. (2004),
+// "Out-of-sample extensions for LLE, Isomap, MDS, Eigenmaps, and spectral
+// clustering": a new point y is joined to its k nearest training points
+// with the same weights a(y, y_j), and
+//
+//	v_c(y) = (1 − λ_c)⁻¹ Σ_j a(y, y_j) v_jc / √(d(y) d_j)        (LENormalised)
+//	u_c(y) = (1 − λ_c)⁻¹ Σ_j a(y, y_j) u_jc / d(y)              (LEGeneralised)
+//	u_c(y) = (d(y) − λ_c)⁻¹ Σ_j a(y, y_j) u_jc                  (LEUnnormalised)
+//
+// with d(y) = Σ_j a(y, y_j): the eigen-equation of row y of the extended
+// graph solved for its own entry. A training point whose neighbourhood is
+// unchanged is placed where LatentTo put it (exactly for a mutual kNN or ε
+// graph; approximately for a union kNN graph, where other points' lists
+// add edges). A new point with no neighbour within ε is placed at the
+// origin.
+type LaplacianEigenmaps struct {
+	Q int // q, latent dimension; 1 ≤ q ≤ n−2
+
+	// K is the neighbour count k of the kNN graph (symmetrised by union);
+	// 0 means 10. Ignored when Epsilon > 0.
+	K int
+	// Epsilon, if > 0, replaces the kNN graph by the ε graph joining
+	// points within distance ε.
+	Epsilon float64
+
+	Weighting LEWeighting // HeatKernel (default) or ConstantWeights
+	// T is the heat-kernel width t in a_ij = exp(−d_ij²/t); 0 means 2
+	// (σ = 1 in exp(−d²/2σ²), the paper's reference setting). Scale it
+	// with the data: t of the order of the squared kNN distances.
+	T float64
+
+	Problem LEProblem // LENormalised (default), LEGeneralised, LEUnnormalised
+
+	Eigen *linalg.EigenSettings // sparse eigensolver settings; nil means defaults
+
+	y     *mat.Dense
+	k     int
+	graph *linalg.CSR // weights A
+	lap   *linalg.CSR // L̂ or L
+	deg   []float64
+	vals  []float64 // q+1 smallest eigenvalues of L̂ (or L), ascending
+	x     *mat.Dense
+}
+
+// Fit builds the graph on the rows of Y (n×p), its weights and Laplacian,
+// and solves the eigenproblem. It panics if q ≤ 0 or k < 0; it returns an
+// error wrapping ErrTooFewPoints unless n ≥ q + 2 and n > k, ErrNaN for a
+// non-finite Y, ErrDisconnected
+// for a graph of more than one component (each component would bring its
+// own zero eigenvalue; embed components separately), ErrSingular when
+// every heat-kernel weight of a point underflows to zero (t too small),
+// and ErrNotConverged from the eigensolver. Any error leaves the model
+// unfitted.
+func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
+	m.reset()
+	n, _ := Y.Dims()
+	k, err := spectralK("LaplacianEigenmaps", m.Q, m.K, n)
+	if err != nil {
+		return err
+	}
+	if err := checkSpectralY(Y); err != nil {
+		return err
+	}
+	var g *linalg.CSR
+	if m.Epsilon > 0 {
+		g, err = neighbours.EpsilonGraph(Y, m.Epsilon)
+	} else {
+		g, err = neighbours.KNNGraph(Y, k, neighbours.Union)
+	}
+	if err != nil {
+		return err
+	}
+	if err := checkGraph("LaplacianEigenmaps", g); err != nil {
+		return err
+	}
+	A := g.Map(func(_, _ int, d float64) float64 { return m.weight(d) })
+	deg := A.RowSums()
+	for i, d := range deg {
+		if !(d > 0) {
+			return fmt.Errorf("%w: LaplacianEigenmaps point %d has zero degree (every heat-kernel weight exp(−d²/t), t = %g, underflows); increase T", ErrSingular, i, m.t())
+		}
+	}
+	var L *linalg.CSR
+	if m.Problem == LEUnnormalised {
+		L = neighbours.Laplacian(A)
+	} else {
+		var err error
+		if L, err = neighbours.NormalisedLaplacian(A); err != nil {
+			return fmt.Errorf("LaplacianEigenmaps: %w", err)
+		}
+	}
+	vals, vecs, err := bottomEigen("LaplacianEigenmaps", L, m.Q, m.Eigen)
+	if err != nil {
+		return err
+	}
+	var X *mat.Dense
+	switch m.Problem {
+	case LEGeneralised:
+		// u = V^{-1/2} v has uᵀVu = 1; scale by √(Σ d).
+		vol := 0.0
+		for _, d := range deg {
+			vol += d
+		}
+		X = nontrivial(vecs, m.Q, math.Sqrt(vol))
+		for i := 0; i < n; i++ {
+			s := 1 / math.Sqrt(deg[i])
+			for c := 0; c < m.Q; c++ {
+				X.Set(i, c, s*X.At(i, c))
+			}
+		}
+	default:
+		X = nontrivial(vecs, m.Q, math.Sqrt(float64(n)))
+	}
+	fixColumnSigns(X)
+	m.y, m.k, m.graph, m.lap, m.deg, m.vals, m.x = mat.DenseCopyOf(Y), k, A, L, deg, vals, X
+	return nil
+}
+
+func (m *LaplacianEigenmaps) t() float64 {
+	if m.T > 0 {
+		return m.T
+	}
+	return 2
+}
+
+// weight maps an edge length d to a_ij.
+func (m *LaplacianEigenmaps) weight(d float64) float64 {
+	if m.Weighting == ConstantWeights {
+		return 1
+	}
+	return math.Exp(-d * d / m.t())
+}
+
+func (m *LaplacianEigenmaps) reset() {
+	m.y, m.graph, m.lap, m.deg, m.vals, m.x = nil, nil, nil, nil, nil, nil
+}
+
+func (m *LaplacianEigenmaps) mustFit() {
+	if m.x == nil {
+		panic("dimred: LaplacianEigenmaps used before Fit")
+	}
+}
+
+// LatentTo stores the embedding X (n×q).
+func (m *LaplacianEigenmaps) LatentTo(dst *mat.Dense) {
+	m.mustFit()
+	r, c := m.x.Dims()
+	dense.ReuseAs(dst, r, c)
+	dst.Copy(m.x)
+}
+
+// EigenvaluesTo returns the q+1 smallest eigenvalues of L̂ (L for
+// LEUnnormalised), ascending; the first is the trivial zero.
+func (m *LaplacianEigenmaps) EigenvaluesTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.vals)
+}
+
+// Graph returns the weighted adjacency A (n×n, symmetric) the embedding
+// was computed from. It is the model's own: do not modify it.
+func (m *LaplacianEigenmaps) Graph() *linalg.CSR { m.mustFit(); return m.graph }
+
+// ImpliedLaplacian returns the Laplacian whose eigenvectors were taken:
+// L̂ = I − V^{-1/2} A V^{-1/2}, or L = V − A for LEUnnormalised.
+func (m *LaplacianEigenmaps) ImpliedLaplacian() *linalg.CSR { m.mustFit(); return m.lap }
+
+// Implied returns the precision ImpliedLaplacian (SpectralModel), with the
+// null vector V^{1/2} 1 for the normalised Laplacian.
+func (m *LaplacianEigenmaps) Implied() ImpliedMatrix {
+	m.mustFit()
+	im := ImpliedMatrix{Precision: m.lap}
+	if m.Problem != LEUnnormalised {
+		im.Null = make([]float64, len(m.deg))
+		for i, d := range m.deg {
+			im.Null[i] = math.Sqrt(d)
+		}
+	}
+	return im
+}
+
+// ProjectTo places new points by the Nyström extension described in the
+// type's doc. It panics on a column mismatch or before Fit.
+func (m *LaplacianEigenmaps) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
+	m.mustFit()
+	r, p := Ynew.Dims()
+	if _, pt := m.y.Dims(); p != pt {
+		panic(mat.ErrShape)
+	}
+	checkProjectInput("LaplacianEigenmaps.ProjectTo", Ynew, "Ynew")
+	_, q := m.x.Dims()
+	dense.ReuseAs(dst, r, q)
+	var D mat.Dense
+	linalg.SquaredDistances(&D, Ynew, m.y)
+	Yn := dense.AsDense(Ynew)
+	for a := 0; a < r; a++ {
+		idx, d2 := nearestOf(D.RawRowView(a), m.k, m.Epsilon)
+		exactSquared(d2, Yn.RawRowView(a), m.y, idx)
+		dy := 0.0
+		w := make([]float64, len(idx))
+		for t := range idx {
+			w[t] = m.weight(math.Sqrt(d2[t]))
+			dy += w[t]
+		}
+		for c := 0; c < q; c++ {
+			if dy == 0 {
+				dst.Set(a, c, 0)
+				continue
+			}
+			lam := m.vals[c+1]
+			s := 0.0
+			for t, j := range idx {
+				switch m.Problem {
+				case LENormalised:
+					s += w[t] * m.x.At(j, c) / math.Sqrt(dy*m.deg[j])
+				default:
+					s += w[t] * m.x.At(j, c)
+				}
+			}
+			switch m.Problem {
+			case LENormalised:
+				s /= 1 - lam
+			case LEGeneralised:
+				s /= dy * (1 - lam)
+			case LEUnnormalised:
+				s /= dy - lam
+			}
+			dst.Set(a, c, s)
+		}
+	}
+}
+
+// nearestOf returns the indices and squared distances of the k smallest
+// entries of the row of squared distances d2 (nearest first), or, when
+// eps > 0, of every entry within eps.
+func nearestOf(d2 []float64, k int, eps float64) ([]int, []float64) {
+	if eps > 0 {
+		var idx []int
+		var ds []float64
+		for j, v := range d2 {
+			if v <= eps*eps {
+				idx, ds = append(idx, j), append(ds, v)
+			}
+		}
+		return idx, ds
+	}
+	idx := make([]int, 0, k+1)
+	ds := make([]float64, 0, k+1)
+	for j, v := range d2 {
+		if len(idx) == k && v >= ds[k-1] {
+			continue
+		}
+		// insertion into the sorted top-k
+		pos := len(idx)
+		for pos > 0 && ds[pos-1] > v {
+			pos--
+		}
+		idx = append(idx, 0)
+		ds = append(ds, 0)
+		copy(idx[pos+1:], idx[pos:])
+		copy(ds[pos+1:], ds[pos:])
+		idx[pos], ds[pos] = j, v
+		if len(idx) > k {
+			idx, ds = idx[:k], ds[:k]
+		}
+	}
+	return idx, ds
+}

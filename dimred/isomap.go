@@ -1,0 +1,324 @@
+package dimred
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/internal/rng"
+	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/neighbours"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Isomap is isometric feature mapping (Tenenbaum, de Silva & Langford
+// 2000, "A global geometric framework for nonlinear dimensionality
+// reduction"; book §5.6, spectral paper §2.8): classical MDS on geodesic
+// distances. The k-nearest-neighbour graph (symmetrised by union) or the
+// ε graph, with Euclidean edge lengths, gives shortest-path distances
+// d_G(i, j) (Dijkstra from every source, in parallel); then
+//
+//	B = −½ H D_G^{∘2} H,   X = U_q Λ_q^{1/2},
+//
+// exactly ClassicalMDS.FitDistances of the geodesics. D_G need not be
+// Euclidean, so B can have negative eigenvalues (Weinberger et al. 2004);
+// EigenvaluesTo reports them (all n of them with FullSpectrum) and
+// NegativeMass summarises them. On a complete graph the geodesics are
+// the Euclidean distances and Isomap is classical MDS (PCA).
+//
+// Unifying view: Isomap is kernel PCA with K = −½ D_G^{∘2}, a dense
+// covariance B = H K H (Implied). It is the one method of the family
+// whose implied precision is not sparse.
+//
+// A disconnected graph is an error wrapping ErrDisconnected (its message
+// names the components): geodesics between components are infinite, and
+// choosing the largest component silently drops points. Use
+// neighbours.ConnectedComponents and embed each component, or raise K.
+//
+// Landmark Isomap (de Silva & Tenenbaum 2003, "Global versus local methods
+// in nonlinear dimensionality reduction"): with Landmarks = m > 0, m
+// points are drawn at random (Src), shortest paths are run from them only
+// (O(m·n log n) time, m×n memory instead of n×n), classical MDS is fitted
+// to the m×m landmark geodesics, and every point is placed by the
+// landmark (distance-based triangulation) formula
+//
+//	x_a = −½ Λ_q^{-1/2} U_qᵀ (δ_a − δ̄),
+//
+// δ_a the squared geodesics from a to the landmarks and δ̄ their mean over
+// landmarks — ClassicalMDS.ProjectDistancesTo. ProjectTo places new
+// points the same way (full Isomap uses every training point as a
+// landmark, the Nyström extension): a new point's geodesic to a reference
+// point r is min_j ‖y − y_j‖ + d_G(j, r) over its k nearest training
+// points j.
+type Isomap struct {
+	Q int // q, latent dimension; 1 ≤ q ≤ n−2
+
+	// K is the neighbour count k; 0 means 10. Ignored when Epsilon > 0.
+	K int
+	// Epsilon, if > 0, replaces the kNN graph by the ε graph.
+	Epsilon float64
+
+	// Landmarks, if > 0, is the number m of landmark points
+	// (q < m ≤ n) of landmark Isomap.
+	Landmarks int
+	Src       rand.Source // landmark choice; nil means a fixed seed
+
+	// FullSpectrum is passed to ClassicalMDS: if true, B (n×n, or m×m
+	// with landmarks) is diagonalised densely and all its eigenvalues
+	// reported; by default only the top q are computed.
+	FullSpectrum bool
+	Eigen        *linalg.EigenSettings // partial eigensolver settings; nil means defaults
+
+	y     *mat.Dense
+	k     int
+	graph *linalg.CSR
+	geo   *mat.SymDense // n×n geodesics (full)
+	lgeo  *mat.Dense    // m×n geodesics from the landmarks
+	land  []int
+	mds   *ClassicalMDS
+	x     *mat.Dense
+}
+
+// Fit builds the graph, the geodesics and the embedding. It panics if
+// q ≤ 0, k < 0 or (with landmarks) m ≤ q + 1. It returns an error wrapping
+// ErrTooFewPoints unless n ≥ q + 2, n > k and n ≥ m, ErrNaN for a non-finite Y, ErrDisconnected for a
+// disconnected graph, ErrNotEuclidean when the q-th eigenvalue of B is
+// negative, and ErrNotConverged from the eigensolver. Any error leaves
+// the model unfitted.
+func (m *Isomap) Fit(Y mat.Matrix) error {
+	m.reset()
+	n, _ := Y.Dims()
+	k, err := spectralK("Isomap", m.Q, m.K, n)
+	if err != nil {
+		return err
+	}
+	if m.Landmarks != 0 && m.Landmarks <= m.Q+1 {
+		panic(fmt.Sprintf("dimred: Isomap Landmarks = %d must exceed q + 1 = %d", m.Landmarks, m.Q+1))
+	}
+	if m.Landmarks > n {
+		return fmt.Errorf("%w: Isomap with %d landmarks needs as many points, have %d", ErrTooFewPoints, m.Landmarks, n)
+	}
+	if err := checkSpectralY(Y); err != nil {
+		return err
+	}
+	var g *linalg.CSR
+	if m.Epsilon > 0 {
+		g, err = neighbours.EpsilonGraph(Y, m.Epsilon)
+	} else {
+		g, err = neighbours.KNNGraph(Y, k, neighbours.Union)
+	}
+	if err != nil {
+		return err
+	}
+	if err := checkGraph("Isomap", g); err != nil {
+		return err
+	}
+	mds := &ClassicalMDS{Q: m.Q, Plain: true, FullSpectrum: m.FullSpectrum, Eigen: m.Eigen}
+	X := mat.NewDense(n, m.Q, nil)
+	if m.Landmarks == 0 {
+		G, err := neighbours.GeodesicDistances(g)
+		if err != nil {
+			return err
+		}
+		if err := mds.FitDistances(G); err != nil {
+			return errs.Wrap(err, "Isomap")
+		}
+		mds.LatentTo(X)
+		m.geo = G
+	} else {
+		land := rng.New(m.Src).Perm(n)[:m.Landmarks]
+		L := geodesicsFrom(g, land)
+		mm := len(land)
+		Delta := mat.NewSymDense(mm, nil)
+		for a := 0; a < mm; a++ {
+			for b := a + 1; b < mm; b++ {
+				v := 0.5 * (L.At(a, land[b]) + L.At(b, land[a]))
+				Delta.SetSym(a, b, v)
+			}
+		}
+		if err := mds.FitDistances(Delta); err != nil {
+			return errs.Wrap(err, "landmark Isomap")
+		}
+		mds.ProjectDistancesTo(X, L.T())
+		m.lgeo, m.land = L, land
+	}
+	m.y, m.k, m.graph, m.mds, m.x = mat.DenseCopyOf(Y), k, g, mds, X
+	return nil
+}
+
+func (m *Isomap) reset() {
+	m.y, m.graph, m.geo, m.lgeo, m.land, m.mds, m.x = nil, nil, nil, nil, nil, nil, nil
+}
+
+func (m *Isomap) mustFit() {
+	if m.x == nil {
+		panic("dimred: Isomap used before Fit")
+	}
+}
+
+// LatentTo stores the embedding X (n×q).
+func (m *Isomap) LatentTo(dst *mat.Dense) {
+	m.mustFit()
+	r, c := m.x.Dims()
+	dense.ReuseAs(dst, r, c)
+	dst.Copy(m.x)
+}
+
+// EigenvaluesTo returns the eigenvalues of B = −½ H D_G^{∘2} H (of the
+// landmarks' B with Landmarks), descending: all of them, negative ones
+// included, with FullSpectrum, otherwise the top q.
+func (m *Isomap) EigenvaluesTo(dst []float64) []float64 {
+	m.mustFit()
+	return m.mds.EigenvaluesTo(dst)
+}
+
+// NegativeMass returns Σ|λ⁻| / Σ|λ| over the spectrum of B (see
+// ClassicalMDS.NegativeMass); NaN when only the top q were computed.
+func (m *Isomap) NegativeMass() float64 { m.mustFit(); return m.mds.NegativeMass() }
+
+// Graph returns the neighbourhood graph with Euclidean edge lengths. It
+// is the model's own: do not modify it.
+func (m *Isomap) Graph() *linalg.CSR { m.mustFit(); return m.graph }
+
+// Geodesics returns the n×n geodesic distances d_G (nil with Landmarks).
+// It is the model's own: do not modify it.
+func (m *Isomap) Geodesics() *mat.SymDense { m.mustFit(); return m.geo }
+
+// LandmarkIndices returns the landmark points (nil for full Isomap).
+func (m *Isomap) LandmarkIndices() []int { m.mustFit(); return append([]int(nil), m.land...) }
+
+// CentredKernel returns B = −½ H D_G^{∘2} H, n×n (the landmarks' m×m B
+// with Landmarks), newly allocated.
+func (m *Isomap) CentredKernel() *mat.SymDense {
+	m.mustFit()
+	var D *mat.SymDense
+	if m.geo != nil {
+		n := m.geo.SymmetricDim()
+		D = mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := m.geo.At(i, j)
+				D.SetSym(i, j, v*v)
+			}
+		}
+	} else {
+		mm := len(m.land)
+		D = mat.NewSymDense(mm, nil)
+		for a := 0; a < mm; a++ {
+			for b := a + 1; b < mm; b++ {
+				v := 0.5 * (m.lgeo.At(a, m.land[b]) + m.lgeo.At(b, m.land[a]))
+				D.SetSym(a, b, v*v)
+			}
+		}
+	}
+	return linalg.DoubleCentre(nil, D)
+}
+
+// Implied returns the covariance CentredKernel (SpectralModel).
+func (m *Isomap) Implied() ImpliedMatrix {
+	return ImpliedMatrix{Covariance: m.CentredKernel()}
+}
+
+// ProjectTo places new points by the landmark formula on their geodesics
+// to the reference points (all training points, or the landmarks),
+// computed through their k nearest training points (the ε-ball with
+// Epsilon). A new point with no training point within ε panics.
+func (m *Isomap) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
+	m.mustFit()
+	r, p := Ynew.Dims()
+	if _, pt := m.y.Dims(); p != pt {
+		panic(mat.ErrShape)
+	}
+	checkProjectInput("Isomap.ProjectTo", Ynew, "Ynew")
+	var D mat.Dense
+	linalg.SquaredDistances(&D, Ynew, m.y)
+	nref := len(m.land)
+	if m.geo != nil {
+		nref = m.geo.SymmetricDim()
+	}
+	G := mat.NewDense(r, nref, nil)
+	Yn := dense.AsDense(Ynew)
+	parallel.For(r, 8, func(lo, hi int) {
+		for a := lo; a < hi; a++ {
+			idx, d2 := nearestOf(D.RawRowView(a), m.k, m.Epsilon)
+			exactSquared(d2, Yn.RawRowView(a), m.y, idx)
+			if len(idx) == 0 {
+				panic(fmt.Sprintf("dimred: Isomap.ProjectTo: new point %d has no training point within ε = %g", a, m.Epsilon))
+			}
+			row := G.RawRowView(a)
+			for c := range row {
+				best := math.Inf(1)
+				for t, j := range idx {
+					var gj float64
+					if m.geo != nil {
+						gj = m.geo.At(j, c)
+					} else {
+						gj = m.lgeo.At(c, j)
+					}
+					if v := math.Sqrt(d2[t]) + gj; v < best {
+						best = v
+					}
+				}
+				row[c] = best
+			}
+		}
+	})
+	m.mds.ProjectDistancesTo(dst, G)
+}
+
+// geodesicsFrom returns the m×n shortest-path distances from the sources
+// through the symmetric graph g (connected), one Dijkstra per source,
+// sources spread over the cores.
+func geodesicsFrom(g *linalg.CSR, src []int) *mat.Dense {
+	n := g.N
+	out := mat.NewDense(len(src), n, nil)
+	parallel.For(len(src), 1, func(lo, hi int) {
+		h := &distHeap{}
+		for s := lo; s < hi; s++ {
+			dist := out.RawRowView(s)
+			for i := range dist {
+				dist[i] = math.Inf(1)
+			}
+			dist[src[s]] = 0
+			h.items = h.items[:0]
+			heap.Push(h, distItem{src[s], 0})
+			for h.Len() > 0 {
+				it := heap.Pop(h).(distItem)
+				if it.d > dist[it.i] {
+					continue
+				}
+				cols, vals := g.Row(it.i)
+				for t, j := range cols {
+					if nd := it.d + vals[t]; nd < dist[j] {
+						dist[j] = nd
+						heap.Push(h, distItem{j, nd})
+					}
+				}
+			}
+		}
+	})
+	return out
+}
+
+type distItem struct {
+	i int
+	d float64
+}
+
+// distHeap is a binary min-heap of tentative distances with lazy
+// deletion (stale entries are skipped when popped).
+type distHeap struct{ items []distItem }
+
+func (h *distHeap) Len() int           { return len(h.items) }
+func (h *distHeap) Less(a, b int) bool { return h.items[a].d < h.items[b].d }
+func (h *distHeap) Swap(a, b int)      { h.items[a], h.items[b] = h.items[b], h.items[a] }
+func (h *distHeap) Push(x any)         { h.items = append(h.items, x.(distItem)) }
+func (h *distHeap) Pop() any {
+	it := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return it
+}

@@ -1,0 +1,341 @@
+package dimred
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/neighbours"
+	"gonum.org/v1/gonum/mat"
+)
+
+// LLE is locally linear embedding (Roweis & Saul 2000, "Nonlinear
+// dimensionality reduction by locally linear embedding"; book §5.5,
+// spectral paper §2.7). Each point is reconstructed from its k nearest
+// neighbours 𝒩(i) with weights summing to one,
+//
+//	min_w ½ ‖y_i − Σ_{j∈𝒩(i)} w_ij y_j‖²   s.t.  Σ_j w_ij = 1,
+//
+// solved by w_i ∝ C_i⁻¹ 1 with the local k×k Gram matrix
+// C_i = [(y_j − y_i)ᵀ(y_l − y_i)]_{j,l∈𝒩(i)} (paper eq. 10 and after).
+// The embedding minimises Σ_i ‖x_i − Σ_j w_ij x_j‖² = tr(Xᵀ M X),
+//
+//	M = (I − W)ᵀ (I − W)   (the paper's L = M Mᵀ with its M = (I − W)ᵀ;
+//	                         m_ii = 1, m_ji = −w_ij, so Mᵀ1 = 0),
+//
+// subject to XᵀX = n I: X = √n times the eigenvectors of the q smallest
+// non-zero eigenvalues of M, the constant vector (eigenvalue 0) dropped.
+// M is a sparse CSR (n(k+1)² entries at most). Its bottom eigenvalues are
+// tiny (~10⁻⁸‖M‖ on a smooth manifold) and clustered, so for n ≥ 1000 they
+// are found by shift-invert Lanczos on (M + σI)⁻¹ through a sparse
+// (envelope, reverse Cuthill–McKee) Cholesky factor, as ARPACK's
+// shift-invert mode does in scikit-learn; smaller problems use the
+// package's eigensolver directly.
+//
+// Regularisation (Roweis & Saul): C_i ← C_i + r·tr(C_i)·I_k. When k > p
+// (or when neighbours coincide, e.g. duplicated points) C_i is singular
+// and the weights are not unique; the regulariser picks the smallest-norm
+// ones. Reg = 0 applies r = 10⁻³ only when k > p (the paper's reference
+// code; the paper's runs have p > k and are unregularised) and, whatever
+// Reg, when C_i fails to factorise (duplicated points); if tr(C_i) = 0
+// (all neighbours coincide with y_i) the weights are 1/k.
+//
+// Connectivity: M's null space holds the vectors with x_i = Σ_j w_ij x_j
+// for all i. The union graph being connected is checked, but the directed
+// neighbour graph can still have several closed classes (sets of points
+// whose neighbours all lie inside the set; the robot WiFi data with k = 7
+// has two), and then M has a null space of that dimension and the first
+// coordinates interpolate between the classes rather than unfold the
+// data. EigenvaluesTo shows it: more than one eigenvalue near zero.
+//
+// Unifying view (paper §2.7): M is the precision of a Gaussian random
+// field with m_ii = 1 fitted by pseudolikelihood; ImpliedLaplacian
+// returns it. ProjectTo reconstructs a new point from its k nearest
+// training points with the same regularised weights and places it at
+// x = Σ_j w_j x_j (Saul & Roweis 2003, "Think globally, fit locally").
+type LLE struct {
+	Q int // q, latent dimension; 1 ≤ q ≤ n−2
+	K int // k, neighbours per point; 0 means 10
+
+	// Reg is the regulariser r (relative to tr C_i); 0 means 10⁻³ when
+	// k > p and none otherwise; a negative value disables it (except the
+	// fallback for a singular C_i).
+	Reg float64
+
+	Eigen *linalg.EigenSettings // sparse eigensolver settings; nil means defaults
+
+	y     *mat.Dense
+	k     int
+	nb    *neighbours.Neighbours
+	w     *linalg.CSR // W, row i holds w_ij
+	mm    *linalg.CSR // M = (I − W)ᵀ(I − W)
+	vals  []float64
+	x     *mat.Dense
+	graph *linalg.CSR
+}
+
+// lleFallbackReg is the regulariser used when C_i is singular.
+const lleFallbackReg = 1e-3
+
+// Fit computes the weights (in parallel over points), M and the
+// embedding. It panics if q ≤ 0 or k < 0; it returns an error wrapping
+// ErrTooFewPoints unless n ≥ q + 2 and n > k, ErrNaN for a non-finite Y, ErrDisconnected when the kNN
+// graph (symmetrised by union) has more than one component, and
+// ErrNotConverged from the eigensolver. Any error leaves the model
+// unfitted.
+func (m *LLE) Fit(Y mat.Matrix) error {
+	m.reset()
+	n, p := Y.Dims()
+	k, err := spectralK("LLE", m.Q, m.K, n)
+	if err != nil {
+		return err
+	}
+	if err := checkSpectralY(Y); err != nil {
+		return err
+	}
+	nb, err := neighbours.KNearest(Y, k)
+	if err != nil {
+		return err
+	}
+	g := nb.Graph(neighbours.Union)
+	if err := checkGraph("LLE", g); err != nil {
+		return err
+	}
+	Yd := dense.AsDense(Y)
+	reg := m.reg(k, p)
+	wv := make([]float64, n*k)
+	parallel.For(n, 64, func(lo, hi int) {
+		ws := newLLEWork(k, p)
+		for i := lo; i < hi; i++ {
+			ws.weights(wv[i*k:(i+1)*k], Yd.RawRowView(i), Yd, nb.Index[i*k:(i+1)*k], reg)
+		}
+	})
+	// I − W as CSR, then M = (I − W)ᵀ(I − W).
+	ii := make([]int, 0, n*(k+1))
+	jj := make([]int, 0, n*(k+1))
+	vv := make([]float64, 0, n*(k+1))
+	for i := 0; i < n; i++ {
+		ii, jj, vv = append(ii, i), append(jj, i), append(vv, 1)
+		for t := 0; t < k; t++ {
+			ii, jj, vv = append(ii, i), append(jj, nb.Index[i*k+t]), append(vv, -wv[i*k+t])
+		}
+	}
+	IW := linalg.NewCSR(n, ii, jj, vv)
+	M := IW.MulTrans(IW)
+	vals, vecs, err := m.eigen(M)
+	if err != nil {
+		return err
+	}
+	X := nontrivial(vecs, m.Q, math.Sqrt(float64(n)))
+	fixColumnSigns(X)
+	// W itself (for Weights): I − (I − W).
+	W := IW.Map(func(i, j int, v float64) float64 {
+		if i == j {
+			return 1 - v
+		}
+		return -v
+	})
+	m.y, m.k, m.nb, m.w, m.mm, m.vals, m.x, m.graph = mat.DenseCopyOf(Y), k, nb, W, M, vals, X, g
+	return nil
+}
+
+// lleShiftInvertMin is the smallest n solved by shift-invert.
+const lleShiftInvertMin = 1000
+
+// eigen returns the q+1 smallest eigenpairs of M: by shift-invert Lanczos
+// on an envelope Cholesky factor of M + σI for n ≥ 1000 (M's bottom
+// eigenvalues are ~10⁻⁸‖M‖ and clustered, beyond the reach of Lanczos on
+// M itself), falling back to the package's sparse eigensolver when the
+// factor would exceed its memory budget or an explicit method is set.
+func (m *LLE) eigen(M *linalg.CSR) ([]float64, *mat.Dense, error) {
+	if M.N >= lleShiftInvertMin && (m.Eigen == nil || m.Eigen.Method == linalg.EigenAuto) {
+		vals, vecs, err := bottomShiftInvert(M, m.Q+1, m.Eigen)
+		if err == nil {
+			return vals, vecs, nil
+		}
+		if !errors.Is(err, errEnvelopeTooLarge) {
+			return nil, nil, errs.Wrap(err, "LLE eigensolve")
+		}
+	}
+	return bottomEigen("LLE", M, m.Q, m.Eigen)
+}
+
+func (m *LLE) reg(k, p int) float64 {
+	switch {
+	case m.Reg > 0:
+		return m.Reg
+	case m.Reg < 0:
+		return 0
+	case k > p:
+		return 1e-3
+	}
+	return 0
+}
+
+func (m *LLE) reset() {
+	m.y, m.nb, m.w, m.mm, m.vals, m.x, m.graph = nil, nil, nil, nil, nil, nil, nil
+}
+
+func (m *LLE) mustFit() {
+	if m.x == nil {
+		panic("dimred: LLE used before Fit")
+	}
+}
+
+// lleWork is one goroutine's scratch space for the local solves.
+type lleWork struct {
+	k, p int
+	z    *mat.Dense // k×p, neighbours minus the point
+	c    *mat.SymDense
+	ch   mat.Cholesky
+	one  *mat.VecDense
+	w    *mat.VecDense
+}
+
+func newLLEWork(k, p int) *lleWork {
+	one := mat.NewVecDense(k, nil)
+	for i := 0; i < k; i++ {
+		one.SetVec(i, 1)
+	}
+	return &lleWork{k: k, p: p, z: mat.NewDense(k, p, nil), c: mat.NewSymDense(k, nil), one: one, w: mat.NewVecDense(k, nil)}
+}
+
+// weights sets dst (length k) to the reconstruction weights of y from the
+// rows idx of Y, with regulariser reg (relative to the trace).
+func (ws *lleWork) weights(dst, y []float64, Y *mat.Dense, idx []int, reg float64) {
+	k := ws.k
+	for t, j := range idx {
+		row := Y.RawRowView(j)
+		zr := ws.z.RawRowView(t)
+		for c := range zr {
+			zr[c] = row[c] - y[c]
+		}
+	}
+	ws.c.SymOuterK(1, ws.z)
+	tr := 0.0
+	for t := 0; t < k; t++ {
+		tr += ws.c.At(t, t)
+	}
+	if tr == 0 {
+		// Every neighbour coincides with y: any convex combination
+		// reconstructs it; take the uniform one.
+		for t := range dst {
+			dst[t] = 1 / float64(k)
+		}
+		return
+	}
+	solve := func(r float64) bool {
+		if r > 0 {
+			for t := 0; t < k; t++ {
+				ws.c.SetSym(t, t, ws.c.At(t, t)+r*tr)
+			}
+		}
+		if !ws.ch.Factorize(ws.c) {
+			return false
+		}
+		if err := ws.ch.SolveVecTo(ws.w, ws.one); err != nil {
+			return false
+		}
+		s := 0.0
+		for t := 0; t < k; t++ {
+			s += ws.w.AtVec(t)
+		}
+		if s == 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+			return false
+		}
+		for t := 0; t < k; t++ {
+			dst[t] = ws.w.AtVec(t) / s
+		}
+		return true
+	}
+	if solve(reg) {
+		return
+	}
+	// Singular C_i (duplicated or collinear neighbours): regularise.
+	for r := math.Max(reg, lleFallbackReg); ; r *= 10 {
+		ws.c.SymOuterK(1, ws.z)
+		if solve(r) {
+			return
+		}
+		if r > 1e6 {
+			panic(fmt.Sprintf("dimred: LLE local Gram matrix not factorisable (trace %g)", tr))
+		}
+	}
+}
+
+// LatentTo stores the embedding X (n×q), XᵀX = n I.
+func (m *LLE) LatentTo(dst *mat.Dense) {
+	m.mustFit()
+	r, c := m.x.Dims()
+	dense.ReuseAs(dst, r, c)
+	dst.Copy(m.x)
+}
+
+// EigenvaluesTo returns the q+1 smallest eigenvalues of M, ascending; the
+// first is the trivial zero.
+func (m *LLE) EigenvaluesTo(dst []float64) []float64 {
+	m.mustFit()
+	return dense.CopyVecTo(dst, m.vals)
+}
+
+// Graph returns the kNN graph symmetrised by union, weighted by distance.
+// It is the model's own: do not modify it.
+func (m *LLE) Graph() *linalg.CSR { m.mustFit(); return m.graph }
+
+// Weights returns the reconstruction weights W (row i holds w_ij over
+// 𝒩(i); rows sum to one). It is the model's own: do not modify it.
+func (m *LLE) Weights() *linalg.CSR { m.mustFit(); return m.w }
+
+// ImpliedLaplacian returns M = (I − W)ᵀ(I − W), the implied GRF precision.
+func (m *LLE) ImpliedLaplacian() *linalg.CSR { m.mustFit(); return m.mm }
+
+// Implied returns the precision M (SpectralModel); M 1 = 0.
+func (m *LLE) Implied() ImpliedMatrix { m.mustFit(); return ImpliedMatrix{Precision: m.mm} }
+
+// ProjectTo places new points (m×p) at x = Σ_j w_j x_j, the weights
+// reconstructing each from its k nearest training points (Saul & Roweis
+// 2003). A new point equal to a training point y_j is reconstructed
+// exactly by w = e_j and placed at x_j. It panics on a column mismatch or
+// before Fit.
+func (m *LLE) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
+	m.mustFit()
+	r, p := Ynew.Dims()
+	if _, pt := m.y.Dims(); p != pt {
+		panic(mat.ErrShape)
+	}
+	checkProjectInput("LLE.ProjectTo", Ynew, "Ynew")
+	_, q := m.x.Dims()
+	dense.ReuseAs(dst, r, q)
+	var D mat.Dense
+	linalg.SquaredDistances(&D, Ynew, m.y)
+	Yn := dense.AsDense(Ynew)
+	reg := m.reg(m.k, p)
+	parallel.For(r, 16, func(lo, hi int) {
+		ws := newLLEWork(m.k, p)
+		w := make([]float64, m.k)
+		for a := lo; a < hi; a++ {
+			idx, d2 := nearestOf(D.RawRowView(a), m.k, 0)
+			exactSquared(d2, Yn.RawRowView(a), m.y, idx)
+			if d2[0] == 0 {
+				// y coincides with training point j: w = e_j
+				// reconstructs it exactly.
+				for c := 0; c < q; c++ {
+					dst.Set(a, c, m.x.At(idx[0], c))
+				}
+				continue
+			}
+			ws.weights(w, Yn.RawRowView(a), m.y, idx, reg)
+			for c := 0; c < q; c++ {
+				s := 0.0
+				for t, j := range idx {
+					s += w[t] * m.x.At(j, c)
+				}
+				dst.Set(a, c, s)
+			}
+		}
+	})
+}

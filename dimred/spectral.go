@@ -1,0 +1,235 @@
+package dimred
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/neighbours"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The unifying view of the spectral methods (Lawrence, "A unifying
+// probabilistic perspective for spectral dimensionality reduction", 2012;
+// book §5.3–5.6): each neighbourhood-graph method solves a symmetric
+// eigenproblem on an implied n×n matrix, and that matrix is either
+//
+//   - a sparse precision L of a Gaussian random field, L ⪰ 0, L 1 = 0 —
+//     Laplacian eigenmaps (L = V − A or its normalised form) and LLE
+//     (L = M Mᵀ = (I − W)ᵀ(I − W)) — whose bottom non-trivial eigenvectors
+//     are the embedding, or
+//   - a dense centred covariance B = H K H — Isomap (K = −½ D_G^{∘2}), MVU
+//     (K from the semi-definite program) — whose top eigenvectors are.
+//
+// The two are one picture: with K = (L + γI)⁻¹ the top eigenvectors of
+// H K H are the bottom non-trivial eigenvectors of L, for any γ > 0
+// (paper §2.6, eq. 6), so every method is classical MDS on the covariance
+// of a GRF. ImpliedCovariance forms that covariance for any SpectralModel.
+
+// SpectralModel is implemented by the neighbourhood-graph spectral methods
+// (LaplacianEigenmaps, LLE, Isomap, and MVU). Implied returns the matrix
+// the method's eigenproblem is posed on.
+type SpectralModel interface {
+	Embedder
+	// EigenvaluesTo returns the eigenvalues of the implied matrix that
+	// the embedding was read from (see each method's doc).
+	EigenvaluesTo(dst []float64) []float64
+	// Implied returns the fitted model's implied precision or covariance.
+	Implied() ImpliedMatrix
+}
+
+// ImpliedMatrix is the matrix a spectral method diagonalises: exactly one
+// of Precision and Covariance is set.
+type ImpliedMatrix struct {
+	// Precision is a sparse GRF precision (graph Laplacian) L, n×n,
+	// symmetric, L 1 = 0 or, for the normalised Laplacian, L V^{1/2} 1 = 0;
+	// the embedding is its bottom eigenvectors after the trivial one.
+	Precision *linalg.CSR
+	// Null is the trivial null vector of Precision: nil means 1 (L 1 = 0);
+	// the normalised Laplacian's is V^{1/2} 1.
+	Null []float64
+	// Covariance is a dense centred covariance B = H K H, n×n; the
+	// embedding is its top eigenvectors scaled by √λ.
+	Covariance *mat.SymDense
+}
+
+// ImpliedCovariance returns the n×n covariance of the Gaussian random field
+// a fitted spectral model implies: B itself for a covariance model, and
+// for a precision model
+//
+//	K = H (L + γ I)⁻¹ H,   H = I − n⁻¹ 1 1ᵀ,
+//
+// (paper eq. 6), with H generalised to the projection I − v₀v₀ᵀ/‖v₀‖² off
+// the null vector v₀ of L when L 1 ≠ 0 (the normalised Laplacian). γ > 0 is the base-density precision; the top eigenvectors
+// of K are the bottom non-trivial eigenvectors of L for every γ > 0, so
+// classical MDS on K recovers the method's embedding directions (the
+// paper's thesis). The inverse is dense, O(n³): for notebooks and tests,
+// not large n. It panics if γ ≤ 0 and a precision is to be inverted.
+func ImpliedCovariance(m SpectralModel, gamma float64) (*mat.SymDense, error) {
+	im := m.Implied()
+	if im.Covariance != nil {
+		return mat.NewSymDense(im.Covariance.SymmetricDim(), append([]float64(nil), im.Covariance.RawSymmetric().Data...)), nil
+	}
+	if !(gamma > 0) {
+		panic("dimred: ImpliedCovariance needs γ > 0")
+	}
+	L := im.Precision
+	n := L.N
+	A := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		cols, vals := L.Row(i)
+		for t, j := range cols {
+			if j >= i {
+				A.SetSym(i, j, vals[t])
+			}
+		}
+		A.SetSym(i, i, A.At(i, i)+gamma)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(A) {
+		return nil, fmt.Errorf("%w: L + γI not positive definite (γ = %g)", ErrSingular, gamma)
+	}
+	K := mat.NewSymDense(n, nil)
+	if err := ch.InverseTo(K); err != nil {
+		return nil, fmt.Errorf("%w: (L + γI)⁻¹: %v", ErrSingular, err)
+	}
+	// P K P with P = I − ûûᵀ, û = v₀/‖v₀‖:
+	// K − û(Kû)ᵀ − (Kû)ûᵀ + (ûᵀKû) ûûᵀ.
+	u := make([]float64, n)
+	if im.Null == nil {
+		for i := range u {
+			u[i] = 1
+		}
+	} else {
+		copy(u, im.Null)
+	}
+	nrm := 0.0
+	for _, v := range u {
+		nrm += v * v
+	}
+	nrm = math.Sqrt(nrm)
+	for i := range u {
+		u[i] /= nrm
+	}
+	ku := make([]float64, n)
+	mat.NewVecDense(n, ku).MulVec(K, mat.NewVecDense(n, u))
+	uku := 0.0
+	for i := range u {
+		uku += u[i] * ku[i]
+	}
+	B := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			B.SetSym(i, j, K.At(i, j)-u[i]*ku[j]-ku[i]*u[j]+uku*u[i]*u[j])
+		}
+	}
+	return B, nil
+}
+
+// defaultSpectralK is the neighbour count of the spectral methods when K
+// is zero.
+const defaultSpectralK = 10
+
+// spectralK returns the neighbour count k (default 10). A negative k or
+// q ≤ 0 is a programmer error and panics; data too small for them
+// (n < q + 2, or k ≥ n) is an error wrapping ErrTooFewPoints.
+func spectralK(name string, q, k, n int) (int, error) {
+	if q <= 0 {
+		panic(fmt.Sprintf("dimred: %s q = %d must be positive", name, q))
+	}
+	if k < 0 {
+		panic(fmt.Sprintf("dimred: %s k = %d must be positive", name, k))
+	}
+	if k == 0 {
+		k = defaultSpectralK
+	}
+	if n < q+2 {
+		return 0, fmt.Errorf("%w: %s with q = %d needs n ≥ q + 2 = %d points, have %d", ErrTooFewPoints, name, q, q+2, n)
+	}
+	if k >= n {
+		return 0, fmt.Errorf("%w: %s with k = %d neighbours needs n > k points, have %d", ErrTooFewPoints, name, k, n)
+	}
+	return k, nil
+}
+
+// bottomEigen returns the q+1 smallest eigenpairs of the symmetric sparse
+// L (ascending) through the package's sparse eigensolver. The caller
+// drops the first (trivial) pair.
+func bottomEigen(name string, L *linalg.CSR, q int, s *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
+	vals, vecs, err := linalg.EigenSymOp(L, q+1, linalg.Smallest, s)
+	if err != nil {
+		return nil, nil, errs.Wrap(err, name+" eigensolve")
+	}
+	return vals, vecs, nil
+}
+
+// checkGraph returns an error wrapping ErrOverflow when an edge length of
+// g overflowed (finite data of huge magnitude) and ErrDisconnected when g
+// has more than one component.
+func checkGraph(name string, g *linalg.CSR) error {
+	for i := 0; i < g.N; i++ {
+		cols, vals := g.Row(i)
+		for t, v := range vals {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return errs.Overflowf("%s: the distance between points %d and %d is %v", name, i, cols[t], v)
+			}
+		}
+	}
+	if err := neighbours.CheckConnected(g); err != nil {
+		return errs.Wrap(err, name+" neighbourhood graph")
+	}
+	return nil
+}
+
+// exactSquared recomputes the squared distances between y and the rows idx
+// of Y directly (the blocked norm expansion that found the neighbours
+// leaves round-off ~1e-16‖y‖², enough to blur a coincident point).
+func exactSquared(d2 []float64, y []float64, Y *mat.Dense, idx []int) {
+	for t, j := range idx {
+		row := Y.RawRowView(j)
+		s := 0.0
+		for c, v := range y {
+			e := v - row[c]
+			s += e * e
+		}
+		d2[t] = s
+	}
+}
+
+// checkY panics on an empty Y and returns ErrNaN for a non-finite entry.
+func checkSpectralY(Y mat.Matrix) error {
+	return errs.CheckFinite(Y, "Y")
+}
+
+// nontrivialTo copies columns 1..q of vecs (dropping the trivial column 0),
+// each scaled by s[c] (or by the scalar sc when s is nil), into a new n×q.
+func nontrivial(vecs *mat.Dense, q int, sc float64) *mat.Dense {
+	n, _ := vecs.Dims()
+	X := mat.NewDense(n, q, nil)
+	for c := 0; c < q; c++ {
+		for i := 0; i < n; i++ {
+			X.Set(i, c, sc*vecs.At(i, c+1))
+		}
+	}
+	return X
+}
+
+// fixColumnSigns makes the entry of largest magnitude in each column of X
+// positive (the package's sign convention).
+func fixColumnSigns(X *mat.Dense) {
+	n, q := X.Dims()
+	for c := 0; c < q; c++ {
+		best, bi := 0.0, 0
+		for i := 0; i < n; i++ {
+			if a := math.Abs(X.At(i, c)); a > best {
+				best, bi = a, i
+			}
+		}
+		if X.At(bi, c) < 0 {
+			for i := 0; i < n; i++ {
+				X.Set(i, c, -X.At(i, c))
+			}
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package dimred
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/dimredbook/book/dimred/internal/benchutil"
+	"github.com/dimredbook/book/dimred/internal/testutil"
+)
+
+// Size ladders of the Chapter 5 performance targets (issue: Isomap on the
+// swiss roll with k = 10 at n = 2000/4000/8000, LLE and Laplacian
+// eigenmaps at n = 16000), each timing the whole fit: neighbours, graph,
+// geodesics or weights, eigenproblem. The swiss roll is
+// testutil.SwissRoll (3-D, seed 1). A later bench script runs
+// scikit-learn's Isomap / LocallyLinearEmbedding / SpectralEmbedding on
+// the same points for the ratio.
+
+func BenchmarkIsomapSwissRoll(b *testing.B) {
+	for _, n := range []int{2000, 4000, 8000} {
+		Y := testutil.SwissRoll(n, 1)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer benchutil.CPUMetric(b)()
+			for range b.N {
+				m := Isomap{Q: 2, K: 10}
+				if err := m.Fit(Y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkIsomapLandmarkSwissRoll(b *testing.B) {
+	for _, n := range []int{8000, 16000} {
+		Y := testutil.SwissRoll(n, 1)
+		b.Run(fmt.Sprintf("n=%d,m=400", n), func(b *testing.B) {
+			defer benchutil.CPUMetric(b)()
+			for range b.N {
+				m := Isomap{Q: 2, K: 10, Landmarks: 400}
+				if err := m.Fit(Y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkLLESwissRoll(b *testing.B) {
+	for _, n := range []int{4000, 16000} {
+		Y := testutil.SwissRoll(n, 1)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer benchutil.CPUMetric(b)()
+			for range b.N {
+				m := LLE{Q: 2, K: 10}
+				if err := m.Fit(Y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkLaplacianEigenmapsSwissRoll(b *testing.B) {
+	for _, n := range []int{4000, 16000} {
+		Y := testutil.SwissRoll(n, 1)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer benchutil.CPUMetric(b)()
+			for range b.N {
+				m := LaplacianEigenmaps{Q: 2, K: 10, T: 4}
+				if err := m.Fit(Y); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkNeighbourhoodCurves(b *testing.B) {
+	for _, n := range []int{1000, 4000} {
+		Y := testutil.SwissRoll(n, 1)
+		X := Y.Slice(0, n, 0, 2)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			defer benchutil.CPUMetric(b)()
+			for range b.N {
+				if _, err := NeighbourhoodCurves(Y, X, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,487 @@
+package figures
+
+// Chapter 5 (§5.4–5.6) and the spectral paper's Figs 3 and 5: Laplacian
+// eigenmaps, LLE and Isomap on the stick man (k = 6) and the robot WiFi
+// data (k = 7), with MVU beside them; the swiss roll and the
+// rotated-sixes circle as extra figures; Q_NX curves (Lee & Verleysen
+// 2009) of every embedding per data set.
+//
+// Settings follow the paper's experiments: kNN graphs with k = 6 (stick)
+// and 7 (robot); LE on the normalised Laplacian with the heat kernel
+// σ = 1 (t = 2σ² = 2), the correct heat kernel of each edge (the paper's
+// code weighted edges by the neighbour's slot number, see
+// dimred.LaplacianEigenmaps); LLE with m_ii = 1 and no regulariser
+// (p > k); Isomap on Euclidean kNN geodesics. The paper gives no numbers
+// for these figures; ours are the Procrustes error of each embedding
+// against the robot's true path and the area under R_NX(K).
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/dimredbook/book/datasets"
+	"github.com/dimredbook/book/dimred"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+func init() {
+	Register("P3", 0, FigP3StickSpectral)
+	Register("P5", 0, FigP5RobotSpectral)
+	Register("X5.1", 5, FigX5_1SwissRoll)
+	Register("X5.2", 5, FigX5_2SixesCircle)
+	Register("X5.3", 5, FigX5_3StickQuality)
+	Register("X5.4", 5, FigX5_4RobotQuality)
+	Register("X5.5", 5, FigX5_5SwissRollQuality)
+	Register("X5.6", 5, FigX5_6SixesQuality)
+}
+
+// ch5Method is one spectral method of the figures' panel list: a method
+// joins the figures by one entry. A method that is not run on a data set
+// (Embed returns nil) gets a panel saying why.
+type ch5Method struct {
+	Name string
+	New  func(k int, t float64) dimred.Embedder // k neighbours, heat-kernel t
+	// Embed, when set, replaces New: it returns the embedding of d, or nil
+	// with the reason the method is not run on d.
+	Embed func(d *ch5Data) (*mat.Dense, string, error)
+}
+
+var ch5Methods = []ch5Method{
+	{Name: "Laplacian eigenmaps", New: func(k int, t float64) dimred.Embedder {
+		return &dimred.LaplacianEigenmaps{Q: 2, K: k, T: t}
+	}},
+	{Name: "LLE", New: func(k int, _ float64) dimred.Embedder { return &dimred.LLE{Q: 2, K: k} }},
+	{Name: "Isomap", New: func(k int, _ float64) dimred.Embedder { return &dimred.Isomap{Q: 2, K: k} }},
+	{Name: "MVU", Embed: ch5MVU},
+}
+
+// ch5MVU is MVU's panel: the stick man and robot WiFi embeddings fitted
+// once per process (Fig X5.10 reuses them). The dense SDP grows as the cube
+// of the number of constraints (≈ nk), so the larger sets are not run.
+func ch5MVU(d *ch5Data) (*mat.Dense, string, error) {
+	switch d.Name {
+	case "stick", "robot_wireless":
+		X, err := mvuEmbedding(d.Name)
+		return X, "", err
+	}
+	n, _ := d.Y.Dims()
+	return nil, fmt.Sprintf("MVU: not run at n = %d (the dense SDP's cost grows as (nk)³)", n), nil
+}
+
+// ch5Data is one data set with its embeddings.
+type ch5Data struct {
+	Name   string
+	Y      *mat.Dense
+	T      *mat.Dense // ground truth (robot path, swiss-roll sheet), or nil
+	Colour []float64  // per point, in [0, 1], for the colour map
+	Path   bool       // points form a sequence: join consecutive ones
+	K      int
+	HeatT  float64
+	X      []*mat.Dense // per ch5Methods entry; nil for a method not run
+	NotRun []string     // per ch5Methods entry: why X is nil
+	PCA    *mat.Dense
+}
+
+// data is the figure's Data field: the dataset name, "synthetic" for the
+// generated swiss roll.
+func (d *ch5Data) data() string {
+	if d.Y != nil && d.Name == "swiss roll" {
+		return "synthetic"
+	}
+	return d.Name
+}
+
+func ch5Embed(d *ch5Data) (*ch5Data, error) {
+	d.X = make([]*mat.Dense, len(ch5Methods))
+	d.NotRun = make([]string, len(ch5Methods))
+	for i, m := range ch5Methods {
+		if m.Embed != nil {
+			X, why, err := m.Embed(d)
+			if err != nil {
+				return nil, fmt.Errorf("figures: %s on %s: %w", m.Name, d.Name, err)
+			}
+			d.X[i], d.NotRun[i] = X, why
+			continue
+		}
+		e := m.New(d.K, d.HeatT)
+		if err := e.Fit(d.Y); err != nil {
+			return nil, fmt.Errorf("figures: %s on %s: %w", m.Name, d.Name, err)
+		}
+		d.X[i] = &mat.Dense{}
+		e.LatentTo(d.X[i])
+	}
+	p := &dimred.PCA{Q: 2}
+	if err := p.Fit(d.Y); err != nil {
+		return nil, err
+	}
+	d.PCA = &mat.Dense{}
+	p.LatentTo(d.PCA)
+	return d, nil
+}
+
+func ch5Sequence(n int) []float64 {
+	c := make([]float64, n)
+	for i := range c {
+		c[i] = float64(i) / float64(n-1)
+	}
+	return c
+}
+
+var ch5Stick = sync.OnceValues(func() (*ch5Data, error) {
+	ds, err := datasets.Stick()
+	if err != nil {
+		return nil, err
+	}
+	n, _ := ds.Y.Dims()
+	return ch5Embed(&ch5Data{Name: "stick", Y: ds.Y, Colour: ch5Sequence(n), Path: true, K: 6, HeatT: 2})
+})
+
+var ch5Robot = sync.OnceValues(func() (*ch5Data, error) {
+	ds, err := datasets.RobotWireless()
+	if err != nil {
+		return nil, err
+	}
+	n, _ := ds.Y.Dims()
+	return ch5Embed(&ch5Data{Name: "robot_wireless", Y: ds.Y, T: ds.T, Colour: ch5Sequence(n), Path: true, K: 7, HeatT: 2})
+})
+
+// ch5SwissRollN points, seed fixed: t ~ U(1.5π, 4.5π), h ~ U(0, 21),
+// y = (t cos t, h, t sin t); T = (t, h), the unrolled sheet (arc length is
+// not t, so an isometric embedding is a slightly curved map of T).
+const ch5SwissRollN = 1000
+
+var ch5Swiss = sync.OnceValues(func() (*ch5Data, error) {
+	rnd := rand.New(rand.NewPCG(5, 1))
+	n := ch5SwissRollN
+	Y := mat.NewDense(n, 3, nil)
+	T := mat.NewDense(n, 2, nil)
+	col := make([]float64, n)
+	for i := 0; i < n; i++ {
+		t := 1.5 * math.Pi * (1 + 2*rnd.Float64())
+		h := 21 * rnd.Float64()
+		Y.SetRow(i, []float64{t * math.Cos(t), h, t * math.Sin(t)})
+		// Unrolled coordinate: arc length of the spiral r = t from 1.5π.
+		s := ch5SpiralArc(t) - ch5SpiralArc(1.5*math.Pi)
+		T.SetRow(i, []float64{s, h})
+		col[i] = (t - 1.5*math.Pi) / (3 * math.Pi)
+	}
+	// Heat-kernel width: mean squared distance to the 10th neighbour
+	// (about 4 here), so weights are neither all 1 nor underflowing.
+	return ch5Embed(&ch5Data{Name: "swiss roll", Y: Y, T: T, Colour: col, K: 10, HeatT: 4})
+})
+
+// ch5SpiralArc is the arc length ∫₀ᵗ √(1 + τ²) dτ of the spiral (τ cos τ, τ sin τ).
+func ch5SpiralArc(t float64) float64 {
+	return 0.5 * (t*math.Sqrt(1+t*t) + math.Asinh(t))
+}
+
+var ch5Sixes = sync.OnceValues(func() (*ch5Data, error) {
+	ds, err := datasets.RotatedSixes()
+	if err != nil {
+		return nil, err
+	}
+	var Y mat.Dense
+	Y.Scale(1.0/255, ds.Y)
+	n, _ := Y.Dims()
+	T := mat.NewDense(n, 2, nil)
+	col := make([]float64, n)
+	for i := 0; i < n; i++ {
+		a := ds.T.At(i, 0) * math.Pi / 180
+		T.SetRow(i, []float64{math.Cos(a), math.Sin(a)})
+		col[i] = ds.T.At(i, 0) / 360
+	}
+	// Neighbouring rotations are ~1.3–5 apart in [0, 1] pixels; t = 50.
+	return ch5Embed(&ch5Data{Name: "rotated_sixes", Y: &Y, T: T, Colour: col, K: 6, HeatT: 50})
+})
+
+// ch5ProcrustesError is the RMS distance between the embedding, aligned to
+// T by rotation, reflection, translation and scale, and T, relative to
+// the RMS spread of T: 0 is perfect, 1 is no better than the centroid.
+func ch5ProcrustesError(X, T *mat.Dense) (float64, error) {
+	r, err := dimred.Procrustes(X, T, &dimred.ProcrustesOptions{Scale: true})
+	if err != nil {
+		return math.NaN(), err
+	}
+	n, q := T.Dims()
+	s := 0.0
+	for c := 0; c < q; c++ {
+		mean := 0.0
+		for i := 0; i < n; i++ {
+			mean += T.At(i, c)
+		}
+		mean /= float64(n)
+		for i := 0; i < n; i++ {
+			d := T.At(i, c) - mean
+			s += d * d
+		}
+	}
+	return r.RMS / math.Sqrt(s/float64(n)), nil
+}
+
+// ch5EmbeddingPanel draws a 2-D configuration coloured by d.Colour, joined
+// in sequence when d.Path.
+func ch5EmbeddingPanel(title string, X *mat.Dense, d *ch5Data, xl, yl string) *plot.Plot {
+	p := newPlot(title, xl, yl)
+	n, _ := X.Dims()
+	xs, ys := mat.Col(nil, 0, X), mat.Col(nil, 1, X)
+	if d.Path {
+		p.Add(line(xs, ys, color.Gray{Y: 190}, 0.5))
+	}
+	for i := 0; i < n; i++ {
+		p.Add(scatter(xs[i:i+1], ys[i:i+1], ch4Jet(d.Colour[i]), 2, nil))
+	}
+	return p
+}
+
+// ch5Placeholder is the panel of a method not run on the data, saying why.
+func ch5Placeholder(name, why string) *plot.Plot {
+	p := hideAll(newPlot(name, "", ""))
+	l := labels([]float64{0.5}, []float64{0.5}, []string{why}, 10)
+	p.Add(l)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+	return p
+}
+
+// ch5MethodPanels returns one panel per ch5Methods entry.
+func ch5MethodPanels(d *ch5Data) []*plot.Plot {
+	var out []*plot.Plot
+	for i, m := range ch5Methods {
+		if d.X[i] == nil {
+			out = append(out, ch5Placeholder(m.Name, d.NotRun[i]))
+			continue
+		}
+		out = append(out, ch5EmbeddingPanel(fmt.Sprintf("%s (k = %d)", m.Name, d.K), d.X[i], d, "x₁", "x₂"))
+	}
+	return out
+}
+
+// ch5AUCNumbers returns the area under R_NX(K) of PCA and each method.
+func ch5AUCNumbers(d *ch5Data) ([]Number, []*dimred.NeighbourhoodCurve, error) {
+	var nums []Number
+	var curves []*dimred.NeighbourhoodCurve
+	add := func(name string, X *mat.Dense) error {
+		c, err := dimred.NeighbourhoodCurves(d.Y, X, 0)
+		if err != nil {
+			return err
+		}
+		curves = append(curves, c)
+		nums = append(nums, Ours("AUC of R_NX(K), log K ("+name+")", c.AUC()))
+		return nil
+	}
+	if err := add("PCA", d.PCA); err != nil {
+		return nil, nil, err
+	}
+	for i, m := range ch5Methods {
+		if d.X[i] == nil {
+			curves = append(curves, nil)
+			continue
+		}
+		if err := add(m.Name, d.X[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	return nums, curves, nil
+}
+
+const ch5Why = "The paper states no numbers for its embedding figures; the numbers are ours. LE uses the correct heat kernel of each edge " +
+	"(the paper's code weighted edges by neighbour slot), so its panel can differ from the paper's. MVU is run on the stick man and the robot only (its SDP grows as (nk)³)."
+
+// FigP3StickSpectral draws the spectral paper's Figure 3: the stick-man
+// motion capture (55 frames) embedded in two dimensions by Laplacian
+// eigenmaps, LLE, Isomap and MVU with 6 nearest neighbours. Colour runs
+// with time (blue → red); consecutive frames are joined.
+func FigP3StickSpectral() (*Figure, error) {
+	d, err := ch5Stick()
+	if err != nil {
+		return nil, err
+	}
+	nums, _, err := ch5AUCNumbers(d)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{
+		ID:      "P3",
+		Caption: "Motion capture data visualized in two dimensions for each algorithm we reviewed using 6 nearest neighbors. Models capture either the cyclic structure or the structure associated with the start of the run or both parts.",
+		Data:    "stick",
+		Panels:  ch5MethodPanels(d),
+		Cols:    2,
+		Numbers: nums,
+		Why:     ch5Why,
+	}, nil
+}
+
+// FigP5RobotSpectral draws the spectral paper's Figure 5: the robot WiFi
+// data (215 frames × 30 access points) embedded by Laplacian eigenmaps,
+// LLE, Isomap and MVU with 7 nearest neighbours, beside the robot's true
+// path; each embedding's Procrustes error against the path is reported.
+func FigP5RobotSpectral() (*Figure, error) {
+	d, err := ch5Robot()
+	if err != nil {
+		return nil, err
+	}
+	panels := []*plot.Plot{ch5EmbeddingPanel("true positions", d.T, d, "x (m)", "y (m)")}
+	panels = append(panels, ch5MethodPanels(d)...)
+	var nums []Number
+	for i, m := range ch5Methods {
+		if d.X[i] == nil {
+			continue
+		}
+		e, err := ch5ProcrustesError(d.X[i], d.T)
+		if err != nil {
+			return nil, err
+		}
+		nums = append(nums, Ours("Procrustes RMS / RMS spread of the true path ("+m.Name+")", e))
+	}
+	e, err := ch5ProcrustesError(d.PCA, d.T)
+	if err != nil {
+		return nil, err
+	}
+	nums = append(nums, Ours("Procrustes RMS / RMS spread of the true path (PCA, for scale)", e))
+	auc, _, err := ch5AUCNumbers(d)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{
+		ID:      "P5",
+		Caption: "Visualization of the robot WiFi navigation data for different spectral algorithms we reviewed with seven neighbors used to construct graphs. LE and LLE struggle to captured the loop structure (perhaps because of the higher level of noise). Several of the models also show the noise present in the WiFi signals.",
+		Data:    "robot_wireless",
+		Panels:  panels,
+		Cols:    3,
+		Numbers: append(nums, auc...),
+		Why: ch5Why + " The first panel (the robot's true path) is added. LLE: the directed 7-NN graph of the robot data has two closed classes " +
+			"(15 and 27 frames whose neighbours all lie within their own set), so M = (I − W)ᵀ(I − W) has a two-dimensional null space " +
+			"(eigenvalues 0, 7e-15, 3e-10) and LLE's first coordinate is a harmonic function interpolating between the two classes, not the loop.",
+	}, nil
+}
+
+// ch5TruthFigure draws data with a known 2-D truth: the truth, then each
+// method, with Procrustes errors.
+func ch5TruthFigure(id, caption string, d *ch5Data, truthTitle string) (*Figure, error) {
+	panels := []*plot.Plot{ch5EmbeddingPanel(truthTitle, d.T, d, "", "")}
+	panels = append(panels, ch5MethodPanels(d)...)
+	var nums []Number
+	for i, m := range ch5Methods {
+		if d.X[i] == nil {
+			continue
+		}
+		e, err := ch5ProcrustesError(d.X[i], d.T)
+		if err != nil {
+			return nil, err
+		}
+		nums = append(nums, Ours("Procrustes RMS / RMS spread of the truth ("+m.Name+")", e))
+	}
+	return &Figure{ID: id, Caption: caption, Data: d.data(), Panels: panels, Cols: 3, Numbers: nums}, nil
+}
+
+// FigX5_1SwissRoll: the swiss roll (n = 1000, k = 10) unrolled by each
+// method beside its true sheet coordinates (arc length, height).
+func FigX5_1SwissRoll() (*Figure, error) {
+	d, err := ch5Swiss()
+	if err != nil {
+		return nil, err
+	}
+	return ch5TruthFigure("X5.1",
+		"The swiss roll (1000 points, k = 10) embedded by Laplacian eigenmaps, LLE and Isomap, beside the unrolled sheet (arc length, height). Colour follows the angle along the roll. Isomap, which preserves geodesic distances, recovers the sheet up to a similarity; LE and LLE keep the neighbourhoods but not the distances.",
+		d, "unrolled sheet (arc length, height)")
+}
+
+// FigX5_2SixesCircle: the 360 rotated sixes (k = 6) — a closed curve
+// (circle) in 4096 dimensions — embedded by each method, beside the circle
+// (cos θ, sin θ) of the rotation angle.
+func FigX5_2SixesCircle() (*Figure, error) {
+	d, err := ch5Sixes()
+	if err != nil {
+		return nil, err
+	}
+	return ch5TruthFigure("X5.2",
+		"The 360 rotated sixes (pixels in [0, 1], k = 6) embedded by Laplacian eigenmaps, LLE and Isomap, beside the circle of the rotation angle. The data lie on a closed curve; each method recovers a loop.",
+		d, "rotation angle (cos θ, sin θ)")
+}
+
+// ch5QualityFigure draws Q_NX(K) and LCMC(K) of PCA and each method.
+func ch5QualityFigure(id string, d *ch5Data, maxK int) (*Figure, error) {
+	nums, curves, err := ch5AUCNumbers(d)
+	if err != nil {
+		return nil, err
+	}
+	names := []string{"PCA"}
+	for _, m := range ch5Methods {
+		names = append(names, m.Name)
+	}
+	pq := newPlot("Q_NX(K)", "K (neighbourhood size)", "Q_NX(K)")
+	pl := newPlot("LCMC(K)", "K (neighbourhood size)", "LCMC(K)")
+	dashes := [][]vg.Length{nil, {vg.Points(4), vg.Points(2)}, {vg.Points(1), vg.Points(2)}, {vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2)}, {vg.Points(2), vg.Points(1)}}
+	for i, c := range curves {
+		if c == nil {
+			continue
+		}
+		kmax := min(maxK, len(c.QNX))
+		ks := linspace(1, float64(kmax), kmax)
+		for _, pp := range []struct {
+			p *plot.Plot
+			v []float64
+		}{{pq, c.QNX[:kmax]}, {pl, c.LCMC[:kmax]}} {
+			l := line(ks, pp.v, LabelColour(i), 1.5)
+			l.Dashes = dashes[i%len(dashes)]
+			pp.p.Add(l)
+			if pp.p == pq {
+				pq.Legend.Add(names[i], l)
+			}
+		}
+	}
+	pq.Legend.Top, pq.Legend.Left = false, false
+	pq.Legend.YOffs = vg.Points(10)
+	pq.Y.Min, pq.Y.Max = 0, 1
+	n, _ := d.Y.Dims()
+	return &Figure{
+		ID: id,
+		Caption: fmt.Sprintf("Rank-based quality (Lee & Verleysen 2009) of the 2-D embeddings of the %s data (n = %d, k = %d): Q_NX(K), the average share of each point's K nearest neighbours that stay among its K nearest in the embedding, and LCMC(K) = Q_NX(K) − K/(n−1), which subtracts what a random embedding scores.",
+			d.Name, n, d.K),
+		Data:    d.data(),
+		Panels:  []*plot.Plot{pq, pl},
+		Width:   24 * vg.Centimeter,
+		Height:  10 * vg.Centimeter,
+		Numbers: nums,
+	}, nil
+}
+
+// FigX5_3StickQuality: Q_NX and LCMC curves of the stick-man embeddings.
+func FigX5_3StickQuality() (*Figure, error) {
+	d, err := ch5Stick()
+	if err != nil {
+		return nil, err
+	}
+	return ch5QualityFigure("X5.3", d, 53)
+}
+
+// FigX5_4RobotQuality: Q_NX and LCMC curves of the robot WiFi embeddings.
+func FigX5_4RobotQuality() (*Figure, error) {
+	d, err := ch5Robot()
+	if err != nil {
+		return nil, err
+	}
+	return ch5QualityFigure("X5.4", d, 100)
+}
+
+// FigX5_5SwissRollQuality: Q_NX and LCMC curves of the swiss-roll embeddings.
+func FigX5_5SwissRollQuality() (*Figure, error) {
+	d, err := ch5Swiss()
+	if err != nil {
+		return nil, err
+	}
+	return ch5QualityFigure("X5.5", d, 100)
+}
+
+// FigX5_6SixesQuality: Q_NX and LCMC curves of the rotated-sixes embeddings.
+func FigX5_6SixesQuality() (*Figure, error) {
+	d, err := ch5Sixes()
+	if err != nil {
+		return nil, err
+	}
+	return ch5QualityFigure("X5.6", d, 100)
+}
