@@ -43,6 +43,9 @@ func tasks(full bool) []task {
 			kpcaTask(300),
 			geodesicTask(300, 8),
 			gemmTask(200, 50),
+			isomapTask(400, 10),
+			lleTask(400, 10),
+			spectralTask(400, 10),
 		}
 	}
 	return []task{
@@ -55,6 +58,9 @@ func tasks(full bool) []task {
 		kpcaTask(1000), kpcaTask(2000), kpcaTask(4000),
 		geodesicTask(1000, 10), geodesicTask(2000, 10), geodesicTask(4000, 10),
 		gemmTask(2000, 784), gemmTask(4000, 784),
+		isomapTask(1000, 10), isomapTask(2000, 10), isomapTask(4000, 10),
+		lleTask(1000, 10), lleTask(2000, 10), lleTask(4000, 10),
+		spectralTask(1000, 10), spectralTask(2000, 10), spectralTask(4000, 10),
 	}
 }
 
@@ -407,4 +413,83 @@ func gemmTask(n, p int) task {
 			return run, check, nil
 		},
 	}
+}
+
+// embedTask is a spectral embedding of the swiss roll (n points, k
+// neighbours, q = 2) by fit, compared with scikit-learn's by the largest
+// principal angle between the two embeddings' column spaces (each method's
+// coordinates are eigenvectors, up to per-column scale and sign).
+func embedTask(label, py string, n, k int, params map[string]any, fit func(Y *mat.Dense) (*mat.Dense, error)) task {
+	var Y, X *mat.Dense
+	return task{
+		name: fmt.Sprintf("%s, swiss roll n = %d, k = %d, q = 2", label, n, k),
+		py:   py,
+		gen: func(dir string) error {
+			p := map[string]any{"k": k, "q": 2}
+			for key, v := range params {
+				p[key] = v
+			}
+			return writeInputs(dir, p, "Y", swissRoll(n, 15))
+		},
+		setup: func(dir string) (func() error, func(string) (string, bool, error), error) {
+			var err error
+			if Y, err = readNpy(dir + "/Y.npy"); err != nil {
+				return nil, nil, err
+			}
+			run := func() (err error) { X, err = fit(Y); return err }
+			check := func(dir string) (string, bool, error) {
+				pX, err := readNpy(dir + "/py-X.npy")
+				if err != nil {
+					return "", false, err
+				}
+				ang := linalg.SubspaceAngle(X, pX)
+				if ref, err := readNpy(dir + "/py-Xref.npy"); err == nil {
+					// A more accurate reference (LLE: the dense solution).
+					ra := linalg.SubspaceAngle(X, ref)
+					return fmt.Sprintf("subspace angle = %.1e to the dense solution (%.1e to the timed one)", ra, ang), ra <= 1e-4, nil
+				}
+				return fmt.Sprintf("subspace angle = %.1e", ang), ang <= 1e-4, nil
+			}
+			return run, check, nil
+		},
+	}
+}
+
+func isomapTask(n, k int) task {
+	return embedTask("Isomap", "isomap", n, k, nil, func(Y *mat.Dense) (*mat.Dense, error) {
+		m := dimred.Isomap{Q: 2, K: k}
+		if err := m.Fit(Y); err != nil {
+			return nil, err
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		return &X, nil
+	})
+}
+
+func lleTask(n, k int) task {
+	return embedTask("LLE", "lle", n, k, map[string]any{"reg": 1e-3}, func(Y *mat.Dense) (*mat.Dense, error) {
+		m := dimred.LLE{Q: 2, K: k, Reg: 1e-3}
+		if err := m.Fit(Y); err != nil {
+			return nil, err
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		return &X, nil
+	})
+}
+
+// spectralTask is Laplacian eigenmaps with 0/1 weights on the union kNN
+// graph and the normalised (generalised) problem: scikit-learn's
+// SpectralEmbedding on the same graph (built in its timed part).
+func spectralTask(n, k int) task {
+	return embedTask("spectral embedding (Laplacian eigenmaps, 0/1 weights)", "spectral", n, k, nil, func(Y *mat.Dense) (*mat.Dense, error) {
+		m := dimred.LaplacianEigenmaps{Q: 2, K: k, Weighting: dimred.ConstantWeights, Problem: dimred.LEGeneralised}
+		if err := m.Fit(Y); err != nil {
+			return nil, err
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		return &X, nil
+	})
 }
