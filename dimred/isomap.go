@@ -140,10 +140,9 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 				Delta.SetSym(a, b, v)
 			}
 		}
-		if err := mds.FitDistances(Delta); err != nil {
+		if err := landmarkMDS(mds, Delta, L.T(), X); err != nil {
 			return errs.Wrap(err, "landmark Isomap")
 		}
-		mds.ProjectDistancesTo(X, L.T())
 		m.lgeo, m.land = L, land
 	}
 	m.y, m.k, m.graph, m.mds, m.x = mat.DenseCopyOf(Y), k, g, mds, X

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/dimredbook/book/dimred/linalg"
 
@@ -68,12 +69,26 @@ type ClassicalMDS struct {
 
 	Eigen *linalg.EigenSettings // partial eigensolver settings; nil means defaults
 
+	// Landmarks, if > 0 and below n, makes Fit landmark MDS (de Silva &
+	// Tenenbaum 2004, "Sparse multidimensional scaling using landmark
+	// points"): classical MDS of m = Landmarks points drawn at random
+	// (Src), every point placed from its squared distances to them by the
+	// add-a-point (Nyström) formula of ProjectDistancesTo. Time O(n·m·p +
+	// m²p + m²q) and memory O(n·m) instead of O(n²p) and O(n²): the way
+	// past the n×n matrix (see the README on scale). EigenvaluesTo then
+	// reports the landmarks' B, ProjectTo and ProjectDistancesTo take
+	// distances to the landmarks, and FitDistances ignores Landmarks.
+	// m must exceed q.
+	Landmarks int
+	Src       rand.Source // landmark choice; nil means a fixed seed
+
 	vals []float64 // eigenvalues, descending: all n (dense) or the top q
 	all  bool
 	x    *mat.Dense
 	u    *mat.Dense // n×q eigenvectors
 	r    []float64  // row means of the fitted squared distances
-	y    *mat.Dense // training data when fitted by Fit(Y)
+	y    *mat.Dense // training data when fitted by Fit(Y) (the landmarks with Landmarks)
+	land []int      // landmark rows of Y, or nil
 }
 
 // Fit runs classical MDS on the Euclidean squared distances between the
@@ -90,6 +105,10 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
+	}
+	m.land = nil
+	if m.Landmarks > 0 && m.Landmarks < n {
+		return m.fitLandmarks(Y)
 	}
 	D := mat.NewSymDense(n, nil)
 	linalg.PairwiseSquaredDistances(D, Y)
@@ -116,7 +135,7 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 	if err := m.checkQ(n); err != nil {
 		return err
 	}
-	m.y = nil // no training points: ProjectTo is unavailable
+	m.y, m.land = nil, nil // no training points: ProjectTo is unavailable
 	sd := mat.NewSymDense(n, nil)
 	if rs, ok := D.(mat.RawSymmetricer); ok && rs.RawSymmetric().Uplo == blas.Upper {
 		if err := m.copyDistances(sd, rs.RawSymmetric()); err != nil {
@@ -332,25 +351,29 @@ func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
 	if m.P > 0 {
 		s = math.Sqrt(float64(m.Q) / float64(m.P))
 	}
-	v := make([]float64, n)
-	for a := 0; a < rows; a++ {
-		for i := 0; i < n; i++ {
-			d := Dnew.At(a, i)
-			if m.Plain {
-				d *= d
-			}
-			v[i] = d - m.r[i]
+	// x_a = −½ s Λ_q^{-1/2} U_qᵀ(d_a − r): one product Dnew U_q, then the
+	// r correction, so a large Dnew (landmark MDS: n×m) is read once.
+	dn := dense.AsDense(Dnew)
+	if m.Plain {
+		sq := mat.NewDense(rows, n, nil)
+		sq.MulElem(dn, dn)
+		dn = sq
+	}
+	var t mat.Dense
+	t.Mul(dn, m.u)
+	ru := make([]float64, m.Q)
+	for c := range ru {
+		for i, ri := range m.r {
+			ru[c] += ri * m.u.At(i, c)
 		}
-		for c := 0; c < m.Q; c++ {
-			if m.vals[c] <= 0 {
-				dst.Set(a, c, 0)
-				continue
-			}
-			t := 0.0
-			for i := 0; i < n; i++ {
-				t += m.u.At(i, c) * v[i]
-			}
-			dst.Set(a, c, -0.5*s*t/math.Sqrt(m.vals[c]))
+	}
+	for c := 0; c < m.Q; c++ {
+		f := 0.0
+		if m.vals[c] > 0 {
+			f = -0.5 * s / math.Sqrt(m.vals[c])
+		}
+		for a := 0; a < rows; a++ {
+			dst.Set(a, c, f*(t.At(a, c)-ru[c]))
 		}
 	}
 }
