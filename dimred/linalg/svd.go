@@ -136,6 +136,20 @@ type gramOp struct {
 	mean  []float64
 }
 
+// MulBlockTo applies op to the b vectors stored as the rows of x (b×n,
+// row-major) and stores the results as the rows of dst, using the
+// operator's block product when it has one (dense, double-centred and
+// centred-Gram operators read their matrix once per block, which makes a
+// block of b vectors cost about as much as one). x and dst must not
+// overlap; len(x) and len(dst) must be at least b·n.
+func MulBlockTo(op SymOperator, dst, x []float64, b int) {
+	n := op.Size()
+	if len(x) < b*n || len(dst) < b*n {
+		panic(mat.ErrShape)
+	}
+	mulBlock(op, dst, x, b)
+}
+
 // CentredGramOperator returns the p×p operator of ÂᵀÂ, Â = A − 1 μᵀ the
 // n×p matrix A with μ subtracted from every row, applied to blocks of
 // vectors in one fused pass over A on all cores without forming Â or ÂᵀÂ
