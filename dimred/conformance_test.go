@@ -64,6 +64,13 @@ var conformanceCases = []conformanceCase{
 	{"KernelPCA/RBF", 2, func() Embedder { return &KernelPCA{Kernel: kernel.RBF{LengthScale: 2}, Q: 2} }, 1e-9},
 	{"KernelPCA/Linear", 2, func() Embedder { return &KernelPCA{Kernel: kernel.Linear{}, Q: 2} }, 1e-9},
 	{"MVU", 2, func() Embedder { return &MVU{Q: 2, K: 5} }, 0},
+	// The posterior mean of a training row is its latent position.
+	{"GTM", 2, func() Embedder { return &GTM{Q: 2, Grid: 6} }, 1e-12},
+	{"DensityNetwork", 2, func() Embedder { return &DensityNetwork{Q: 2, Samples: 30, Hidden: 5} }, 1e-12},
+	{"MEU", 2, func() Embedder { return &MEU{K: 5, Q: 2} }, 0},
+	{"AcyclicLLE", 2, func() Embedder { return &AcyclicLLE{K: 4, Q: 2} }, 0},
+	{"DRILL", 2, func() Embedder { return &DRILL{K: 5, Q: 2} }, 0},
+	{"DRILL/AllPairs", 2, func() Embedder { return &DRILL{AllPairs: true, Rho: 0.05, Q: 2} }, 0},
 }
 
 // conformanceData is the shared 40×5 data set: a 2-D linear structure with

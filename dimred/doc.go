@@ -30,9 +30,15 @@
 //	Chapter 3  DistanceMatchingError, FeatureSelection, FeatureExtraction,
 //	           PrincipalCoordinates, ClassicalMDS, Procrustes
 //	Chapter 4  KernelPCA, PreImage
-//	Chapter 5  MVU (maximum variance unfolding, by a semidefinite
-//	           programme); the mattress model: LatticeSprings, Stiffness,
-//	           SpringEnergy, SampleGRF, OUPrecision
+//	Chapter 5  LaplacianEigenmaps, LLE, Isomap (with landmarks), MVU
+//	           (maximum variance unfolding, by a semidefinite programme);
+//	           the unifying view: SpectralModel, ImpliedCovariance; the
+//	           mattress model: LatticeSprings, Stiffness, SpringEnergy,
+//	           SampleGRF, OUPrecision; quality: CoRankingMatrix,
+//	           NeighbourhoodCurves (Q_NX, LCMC); the maximum-entropy
+//	           family (paper §2–4): MEU, AcyclicLLE, DRILL (DRILLPath for
+//	           the L1 sweep), and GPLVMScore, the paper's embedding score
+//	Chapter 6  GTM (with MagnificationFactors), DensityNetwork
 //
 // # Packages beneath
 //

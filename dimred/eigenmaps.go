@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/neighbours"
 	"gonum.org/v1/gonum/mat"
@@ -154,7 +155,7 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	} else {
 		var err error
 		if L, err = neighbours.NormalisedLaplacian(A); err != nil {
-			return fmt.Errorf("LaplacianEigenmaps: %w", err)
+			return errs.Wrap(err, "LaplacianEigenmaps")
 		}
 	}
 	vals, vecs, err := bottomEigen("LaplacianEigenmaps", L, m.Q, m.Eigen)

@@ -193,8 +193,8 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		return fmt.Errorf("dimred: MVU neighbours: %w", err)
 	}
 	g := nb.Graph(neighbours.Union)
-	if err := neighbours.CheckConnected(g); err != nil {
-		return fmt.Errorf("dimred: MVU with k = %d: %w", k, err)
+	if err := checkGraph(fmt.Sprintf("MVU with k = %d", k), g); err != nil {
+		return err
 	}
 	cons := mvuConstraints(g, m.Shared)
 	pairs := make([]sdp.Pair, len(cons))

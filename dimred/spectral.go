@@ -171,8 +171,10 @@ func checkGraph(name string, g *linalg.CSR) error {
 	for i := 0; i < g.N; i++ {
 		cols, vals := g.Row(i)
 		for t, v := range vals {
-			if math.IsInf(v, 0) || math.IsNaN(v) {
-				return errs.Overflowf("%s: the distance between points %d and %d is %v", name, i, cols[t], v)
+			// Every method squares its neighbour distances (heat kernel,
+			// local Gram matrix, distance constraints, MDS on geodesics).
+			if math.IsInf(v*v, 0) || math.IsNaN(v) {
+				return errs.Overflowf("%s: the squared distance between points %d and %d (%v²) overflows", name, i, cols[t], v)
 			}
 		}
 	}

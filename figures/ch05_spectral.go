@@ -233,7 +233,7 @@ func ch5EmbeddingPanel(title string, X *mat.Dense, d *ch5Data, xl, yl string) *p
 		p.Add(line(xs, ys, color.Gray{Y: 190}, 0.5))
 	}
 	for i := 0; i < n; i++ {
-		p.Add(scatter(xs[i:i+1], ys[i:i+1], ch4Jet(d.Colour[i]), 2, nil))
+		p.Add(scatter(xs[i:i+1], ys[i:i+1], jet(d.Colour[i]), 2, nil))
 	}
 	return p
 }

@@ -128,22 +128,38 @@ func TestRegistryIDs(t *testing.T) {
 			t.Errorf("figure %s: function %s not found", id, fn)
 			continue
 		}
+		// The id may be built by a helper the registered function calls
+		// (fig6_8, MagnificationFigure): follow calls to the package's own
+		// functions.
 		mentioned, idField := false, ""
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.KeyValueExpr:
-				if k, ok := x.Key.(*ast.Ident); ok && k.Name == "ID" {
-					if v, ok := x.Value.(*ast.BasicLit); ok && v.Kind == token.STRING {
-						idField, _ = strconv.Unquote(v.Value)
+		seen := map[string]bool{}
+		var visit func(fd *ast.FuncDecl)
+		visit = func(fd *ast.FuncDecl) {
+			if fd == nil || seen[fd.Name.Name] {
+				return
+			}
+			seen[fd.Name.Name] = true
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.KeyValueExpr:
+					if k, ok := x.Key.(*ast.Ident); ok && k.Name == "ID" {
+						if v, ok := x.Value.(*ast.BasicLit); ok && v.Kind == token.STRING {
+							idField, _ = strconv.Unquote(v.Value)
+						}
+					}
+				case *ast.BasicLit:
+					if v, err := strconv.Unquote(x.Value); err == nil && x.Kind == token.STRING && v == id {
+						mentioned = true
+					}
+				case *ast.CallExpr:
+					if callee, ok := x.Fun.(*ast.Ident); ok {
+						visit(funcs[callee.Name])
 					}
 				}
-			case *ast.BasicLit:
-				if v, err := strconv.Unquote(x.Value); err == nil && x.Kind == token.STRING && v == id {
-					mentioned = true
-				}
-			}
-			return true
-		})
+				return true
+			})
+		}
+		visit(fd)
 		switch {
 		case idField != "" && idField != id:
 			t.Errorf("figure %s: %s builds a Figure with ID %q", id, fn, idField)

@@ -6,4 +6,9 @@
 // basis-function view of a kernel (FeatureMap, EQBasis, FeatureKernel,
 // UniformEQBasis, IntervalEQKernel), k(y, y') = φ(y)ᵀφ(y'), whose limit of
 // infinitely many basis functions is the RBF kernel (§4.2).
+//
+// For Gaussian-process models (the spectral paper's GP-LVM score, the
+// GP-LVM) ParamKernel adds log hyperparameters and the derivatives of a
+// Gram matrix with respect to them and to the inputs, contracted with
+// ∂f/∂K: GradRBF, Bias, White and their Sum.
 package kernel

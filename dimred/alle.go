@@ -1,0 +1,383 @@
+package dimred
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/linalg"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// AcyclicLLE is acyclic locally linear embedding (Lawrence 2012, "A
+// unifying probabilistic perspective for spectral dimensionality
+// reduction", §2.7.4). LLE's precision L = M Mᵀ is a Gaussian random field
+// fitted by pseudolikelihood; if the points are ordered and each point's
+// neighbours are drawn only from the points after it (its "parents"), M is
+// triangular in that order, log|M Mᵀ| = Σ_i log m_ii², and the likelihood
+// factorises exactly into n independent regressions
+//
+//	p(Y) = ∏_i N(y_{i,:} | Σ_{j∈P(i)} w_ji y_{j,:}, m_ii⁻² I),
+//
+// one per point, of y_i on its k nearest parents P(i). The weights sum to
+// one (translation invariance, m_ii = −Σ_j m_ji with m_ji = −m_ii w_ji):
+// w_i ∝ C_i⁻¹1 with C_i the k×k Gram matrix of y_j − y_i (j ∈ P(i)), as in
+// LLE; the precision is its maximum likelihood value
+//
+//	m_ii² = p / ‖y_i − Σ_j w_ji y_j‖²
+//
+// (the paper's m_ii⁻² = ‖·‖² drops the factor p of the p features).
+//
+// The last point in the order has no parents, so m_nn = −Σ(empty) = 0 and
+// log|MMᵀ| = −∞ (paper §2.7.4). The fix used here: the root is regressed
+// on nothing, y_n ~ N(0, m_nn⁻² I) on the centred data, with its maximum
+// likelihood precision m_nn² = p/‖ŷ_n‖². Because every other point's
+// weights sum to one, the root's variance enters the implied covariance
+// K = (MMᵀ)⁻¹ only as a constant offset c·11ᵀ, which the centring removes:
+// the embedding does not depend on the choice of m_nn.
+//
+// The embedding is the top q eigenvectors of H K H, X = U_q Λ_q^{1/2}, as
+// for MEU; K is applied through two sparse triangular solves with M, so
+// the eigensolver never forms it. The result depends on the ordering (the
+// paper's stated weakness); the default is the data order (time order for
+// the motion capture and robot data).
+type AcyclicLLE struct {
+	K int // parents per point (k); 0 means 6; points near the end have fewer
+	Q int // q, latent dimension; must be set (≥ 1)
+	// Order is the ordering: Order[r] is the point at position r, and a
+	// point's parents come from later positions. nil means 0, 1, …, n−1.
+	Order []int
+	// Reg regularises the local Gram matrices, C_i + Reg·tr(C_i)·I. Zero
+	// means 1e-3 when k > p (the Roweis–Saul default, needed because C_i is
+	// then singular) and none otherwise; negative means none.
+	Reg float64
+
+	n, q    int
+	order   []int       // positions → points
+	parents [][]int     // per point
+	m       [][]float64 // per point: m_ji for its parents (same order)
+	mii     []float64   // m_ii
+	logLik  float64
+	x       *mat.Dense
+	vals    []float64
+}
+
+var _ Embedder = (*AcyclicLLE)(nil)
+
+// Fit computes the parents, the n regressions and the embedding of the
+// rows of Y (n×p, not modified). It returns an error wrapping ErrNaN for
+// non-finite data, ErrTooFewPoints for n < 3, ErrSingular if a point is
+// reproduced exactly by its parents (infinite precision; set Reg). It
+// panics for K ∉ [1, n−1], q ∉ [1, n−1] or an Order that is not a
+// permutation of 0…n−1.
+func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
+	a.x = nil
+	n, p := Y.Dims()
+	if n < 3 {
+		return fmt.Errorf("%w: AcyclicLLE needs at least 3 points, have %d", ErrTooFewPoints, n)
+	}
+	k, q := a.K, a.Q
+	if k == 0 {
+		k = 6
+	}
+	if k < 1 || k > n-1 {
+		panic(fmt.Sprintf("dimred: AcyclicLLE.K = %d outside [1, %d]", k, n-1))
+	}
+	if q < 1 || q > n-1 {
+		panic(fmt.Sprintf("dimred: AcyclicLLE.Q = %d outside [1, %d] (Q must be set)", q, n-1))
+	}
+	order := make([]int, n)
+	if a.Order == nil {
+		for i := range order {
+			order[i] = i
+		}
+	} else {
+		if len(a.Order) != n {
+			panic(fmt.Sprintf("dimred: AcyclicLLE.Order has length %d, want %d", len(a.Order), n))
+		}
+		seen := make([]bool, n)
+		for _, v := range a.Order {
+			if v < 0 || v >= n || seen[v] {
+				panic("dimred: AcyclicLLE.Order is not a permutation of 0…n−1")
+			}
+			seen[v] = true
+		}
+		copy(order, a.Order)
+	}
+	if err := errs.CheckFinite(Y, "Y"); err != nil {
+		return err
+	}
+	reg := a.Reg
+	if reg == 0 && k > p {
+		reg = 1e-3
+	}
+	Yc := mat.DenseCopyOf(Y)
+	centreColumns(Yc)
+	for i := 0; i < n; i++ {
+		if v := dot(Yc.RawRowView(i), Yc.RawRowView(i)); math.IsInf(v, 0) || math.IsNaN(v) {
+			return errs.Overflowf("AcyclicLLE: ‖ŷ_%d‖² = %v", i, v)
+		}
+	}
+
+	parents := make([][]int, n)
+	ms := make([][]float64, n)
+	mii := make([]float64, n)
+	res2 := make([]float64, n)
+	parallel.For(n, 4, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			i := order[r]
+			yi := Yc.RawRowView(i)
+			if r == n-1 {
+				res2[i] = dot(yi, yi)
+				continue
+			}
+			// k nearest among later positions.
+			cand := make([]int, 0, n-r-1)
+			dist := make([]float64, n)
+			for _, j := range order[r+1:] {
+				cand = append(cand, j)
+				dist[j] = sqDistRows(yi, Yc.RawRowView(j))
+			}
+			sort.Slice(cand, func(u, v int) bool {
+				if dist[cand[u]] != dist[cand[v]] {
+					return dist[cand[u]] < dist[cand[v]]
+				}
+				return cand[u] < cand[v]
+			})
+			if len(cand) > k {
+				cand = cand[:k]
+			}
+			w, r2 := lleWeights(Yc, i, cand, reg)
+			parents[i] = cand
+			ms[i] = w
+			res2[i] = r2
+		}
+	})
+	var ll float64
+	for r := 0; r < n; r++ {
+		i := order[r]
+		if math.IsInf(res2[i], 0) || math.IsNaN(res2[i]) {
+			return errs.Overflowf("AcyclicLLE: residual of point %d = %v", i, res2[i])
+		}
+		if !(res2[i] > 0) {
+			return fmt.Errorf("%w: AcyclicLLE: point %d is reproduced exactly by its parents (zero residual); set Reg", ErrSingular, i)
+		}
+		m2 := float64(p) / res2[i]
+		mii[i] = math.Sqrt(m2)
+		for t := range ms[i] {
+			ms[i][t] *= -mii[i] // m_ji = −m_ii w_ji
+		}
+		ll += 0.5 * float64(p) * (math.Log(m2) - math.Log(2*math.Pi) - 1)
+	}
+	a.n, a.q, a.order, a.parents, a.m, a.mii, a.logLik = n, q, order, parents, ms, mii, ll
+	op := &alleCovOp{a: a, u: make([]float64, n), c: make([]float64, n)}
+	vals, vecs, err := linalg.EigenSymOp(op, q, linalg.Largest, nil)
+	if err != nil {
+		return err
+	}
+	X := mat.NewDense(n, q, nil)
+	for j := 0; j < q; j++ {
+		s := math.Sqrt(math.Max(vals[j], 0))
+		for i := 0; i < n; i++ {
+			X.Set(i, j, s*vecs.At(i, j))
+		}
+	}
+	a.x, a.vals = X, vals
+	return nil
+}
+
+// lleWeights returns the sum-to-one reconstruction weights of row i of Y
+// from the rows in nb, w ∝ (C + reg·tr C·I)⁻¹1, and the squared residual
+// ‖y_i − Σ_j w_j y_j‖².
+func lleWeights(Y *mat.Dense, i int, nb []int, reg float64) ([]float64, float64) {
+	k := len(nb)
+	_, p := Y.Dims()
+	yi := Y.RawRowView(i)
+	Z := mat.NewDense(k, p, nil)
+	for t, j := range nb {
+		yj := Y.RawRowView(j)
+		zr := Z.RawRowView(t)
+		for d := range zr {
+			zr[d] = yj[d] - yi[d]
+		}
+	}
+	C := mat.NewSymDense(k, nil)
+	C.SymOuterK(1, Z)
+	if reg > 0 {
+		tr := mat.Trace(C)
+		for t := 0; t < k; t++ {
+			C.SetSym(t, t, C.At(t, t)+reg*tr)
+		}
+	}
+	one := mat.NewVecDense(k, nil)
+	for t := 0; t < k; t++ {
+		one.SetVec(t, 1)
+	}
+	w := mat.NewVecDense(k, nil)
+	var ch mat.Cholesky
+	if ch.Factorize(C) {
+		_ = ch.SolveVecTo(w, one)
+	} else {
+		// Singular C (k > p without Reg, or duplicate points): the
+		// minimum-norm solution by the pseudo-inverse keeps the fit defined.
+		var svd mat.SVD
+		svd.Factorize(C, mat.SVDThin)
+		var U mat.Dense
+		svd.UTo(&U)
+		s := svd.Values(nil)
+		for t := 0; t < k; t++ {
+			if s[t] <= 1e-12*s[0] {
+				continue
+			}
+			var c float64
+			for u := 0; u < k; u++ {
+				c += U.At(u, t)
+			}
+			for u := 0; u < k; u++ {
+				w.SetVec(u, w.AtVec(u)+U.At(u, t)*c/s[t])
+			}
+		}
+	}
+	var sum float64
+	for t := 0; t < k; t++ {
+		sum += w.AtVec(t)
+	}
+	out := make([]float64, k)
+	var r2 float64
+	res := make([]float64, p)
+	copy(res, yi)
+	for t, j := range nb {
+		out[t] = w.AtVec(t) / sum
+		yj := Y.RawRowView(j)
+		for d := range res {
+			res[d] -= out[t] * yj[d]
+		}
+	}
+	r2 = dot(res, res)
+	return out, r2
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// alleCovOp applies H K H with K = M⁻ᵀ M⁻¹ by two triangular solves.
+type alleCovOp struct {
+	a    *AcyclicLLE
+	u, c []float64
+}
+
+func (o *alleCovOp) Size() int { return o.a.n }
+
+func (o *alleCovOp) MulVecTo(dst, x []float64) {
+	a := o.a
+	n := a.n
+	centreVec(o.c, x)
+	// M u = c: column-oriented forward substitution in the order.
+	copy(o.u, o.c)
+	for r := 0; r < n; r++ {
+		i := a.order[r]
+		o.u[i] /= a.mii[i]
+		for t, j := range a.parents[i] {
+			o.u[j] -= a.m[i][t] * o.u[i]
+		}
+	}
+	// Mᵀ w = u: backward substitution.
+	for r := n - 1; r >= 0; r-- {
+		i := a.order[r]
+		s := o.u[i]
+		for t, j := range a.parents[i] {
+			s -= a.m[i][t] * dst[j]
+		}
+		dst[i] = s / a.mii[i]
+	}
+	centreVec(dst, dst)
+}
+
+func centreVec(dst, x []float64) {
+	var m float64
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	for i, v := range x {
+		dst[i] = v - m
+	}
+}
+
+func (a *AcyclicLLE) mustFit() {
+	if a.x == nil {
+		panic("dimred: AcyclicLLE used before a successful Fit")
+	}
+}
+
+// LatentTo stores the embedding X (n×q) in dst: a nil or empty dst is
+// resized, a wrong shape panics.
+func (a *AcyclicLLE) LatentTo(dst *mat.Dense) { a.mustFit(); copyLatent(dst, a.x) }
+
+// LogLikelihood returns the exact log-likelihood Σ_i (p/2)(log m_ii² −
+// log 2π − 1) of the n regressions at their maximum.
+func (a *AcyclicLLE) LogLikelihood() float64 { a.mustFit(); return a.logLik }
+
+// ParentsOf returns the parents of point i (its neighbours among later
+// points in the order) and their weights w_ji (summing to one).
+func (a *AcyclicLLE) ParentsOf(i int) (parents []int, weights []float64) {
+	a.mustFit()
+	w := make([]float64, len(a.m[i]))
+	for t, v := range a.m[i] {
+		w[t] = -v / a.mii[i]
+	}
+	return append([]int(nil), a.parents[i]...), w
+}
+
+// PrecisionTo stores M (n×n, m_ii on the diagonal, m_ji = −m_ii w_ji for
+// the parents j of i) in dst; L = M Mᵀ is the field's precision.
+func (a *AcyclicLLE) PrecisionTo(dst *mat.Dense) {
+	a.mustFit()
+	if dst.IsEmpty() {
+		dst.ReuseAs(a.n, a.n)
+	} else if r, c := dst.Dims(); r != a.n || c != a.n {
+		panic(mat.ErrShape)
+	}
+	dst.Zero()
+	for i := 0; i < a.n; i++ {
+		dst.Set(i, i, a.mii[i])
+		for t, j := range a.parents[i] {
+			dst.Set(j, i, a.m[i][t])
+		}
+	}
+}
+
+var _ SpectralModel = (*AcyclicLLE)(nil)
+
+// EigenvaluesTo stores the q leading eigenvalues of H (MMᵀ)⁻¹ H in dst
+// (nil allocates) and returns it.
+func (a *AcyclicLLE) EigenvaluesTo(dst []float64) []float64 { a.mustFit(); return copyVals(dst, a.vals) }
+
+// Implied returns the centred covariance B = H (MMᵀ)⁻¹ H (n×n, formed
+// densely by n triangular solves, O(n²k)), whose top eigenvectors scaled
+// by √λ are the embedding. (MMᵀ is not a Laplacian — the root's m_nn ≠ 0 —
+// so the covariance view is the one that holds.)
+func (a *AcyclicLLE) Implied() ImpliedMatrix {
+	a.mustFit()
+	n := a.n
+	op := &alleCovOp{a: a, u: make([]float64, n), c: make([]float64, n)}
+	B := mat.NewSymDense(n, nil)
+	e, col := make([]float64, n), make([]float64, n)
+	for j := 0; j < n; j++ {
+		e[j] = 1
+		op.MulVecTo(col, e)
+		e[j] = 0
+		for i := 0; i <= j; i++ {
+			B.SetSym(i, j, col[i])
+		}
+	}
+	return ImpliedMatrix{Covariance: B}
+}

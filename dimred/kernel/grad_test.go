@@ -1,0 +1,104 @@
+package kernel
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// f(θ, X) = Σ_ij G_ij K_ij(θ, X) for a fixed symmetric G, whose gradients
+// are exactly ParamGrad and LatentGrad; both are checked against central
+// finite differences.
+func TestParamKernelGradients(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	n, q := 7, 2
+	X := mat.NewDense(n, q, nil)
+	for i := range n {
+		for d := range q {
+			X.Set(i, d, rnd.NormFloat64())
+		}
+	}
+	G := mat.NewSymDense(n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			G.SetSym(i, j, rnd.NormFloat64())
+		}
+	}
+	f := func(k ParamKernel, X mat.Matrix) float64 {
+		var K mat.SymDense
+		k.GramTo(&K, X)
+		var s float64
+		for i := range n {
+			for j := range n {
+				s += G.At(i, j) * K.At(i, j)
+			}
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name string
+		k    ParamKernel
+	}{
+		{"RBF", &GradRBF{Variance: 1.3, LengthScale: 0.7}},
+		{"Bias", &Bias{Variance: 0.2}},
+		{"White", &White{Variance: 0.1}},
+		{"Sum", Sum{&GradRBF{Variance: 1.3, LengthScale: 0.7}, &Bias{Variance: 0.2}, &White{Variance: 0.1}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			th := c.k.Params(nil)
+			g := make([]float64, len(th))
+			c.k.ParamGrad(g, G, X)
+			const h = 1e-6
+			for i := range th {
+				tp := append([]float64(nil), th...)
+				tp[i] += h
+				c.k.SetParams(tp)
+				fp := f(c.k, X)
+				tp[i] -= 2 * h
+				c.k.SetParams(tp)
+				fm := f(c.k, X)
+				c.k.SetParams(th)
+				fd := (fp - fm) / (2 * h)
+				if math.Abs(fd-g[i]) > 1e-6*math.Max(1, math.Abs(fd)) {
+					t.Errorf("θ[%d] (%s): analytic %.10g, finite difference %.10g", i, c.k.ParamNames()[i], g[i], fd)
+				}
+			}
+			dX := mat.NewDense(n, q, nil)
+			c.k.LatentGrad(dX, G, X)
+			for i := range n {
+				for d := range q {
+					Xp := mat.DenseCopyOf(X)
+					Xp.Set(i, d, X.At(i, d)+h)
+					fp := f(c.k, Xp)
+					Xp.Set(i, d, X.At(i, d)-h)
+					fm := f(c.k, Xp)
+					fd := (fp - fm) / (2 * h)
+					if math.Abs(fd-dX.At(i, d)) > 1e-6*math.Max(1, math.Abs(fd)) {
+						t.Errorf("x[%d,%d]: analytic %.10g, finite difference %.10g", i, d, dX.At(i, d), fd)
+					}
+				}
+			}
+		})
+	}
+}
+
+// GradRBF agrees with RBF, and Sum's Gram is the sum of its terms'.
+func TestParamKernelGram(t *testing.T) {
+	X := mat.NewDense(3, 1, []float64{0, 1, 3})
+	var K mat.SymDense
+	Sum{&GradRBF{Variance: 2, LengthScale: 1}, &Bias{Variance: 0.5}, &White{Variance: 0.25}}.GramTo(&K, X)
+	want := [][]float64{
+		{2 + 0.5 + 0.25, 2*math.Exp(-0.5) + 0.5, 2*math.Exp(-4.5) + 0.5},
+		{0, 2.75, 2*math.Exp(-2) + 0.5},
+		{0, 0, 2.75},
+	}
+	for i := range 3 {
+		for j := i; j < 3; j++ {
+			if math.Abs(K.At(i, j)-want[i][j]) > 1e-14 {
+				t.Errorf("K[%d,%d] = %v, want %v", i, j, K.At(i, j), want[i][j])
+			}
+		}
+	}
+}
