@@ -155,7 +155,7 @@ def task_lle(d):
                                                           reg=p["reg"], eigen_solver="arpack",
                                                           tol=1e-10, random_state=0))
     Y, p = load(d, "Y"), params(d)
-    if Y.shape[0] <= 4000:
+    if Y.shape[0] <= 4000 and not os.path.exists(os.path.join(d, "py-Xref.npy")):
         ref = LocallyLinearEmbedding(n_neighbors=p["k"], n_components=p["q"], reg=p["reg"],
                                      eigen_solver="dense").fit_transform(Y)
         save(d, "Xref", ref)
