@@ -74,7 +74,12 @@ computation is timed; the two sides alternate and each keeps its minimum; the ag
 compares the results (eigenvalues, subspace angles, identical neighbour sets, distances). A ratio
 above 1 means dimred is faster. Both sides share the machine's load, which the header of each run
 states. MNIST is not available offline, so PCA and kNN use synthetic data of its shape (low rank
-plus noise).
+plus noise). The committed runs were started as
+` + "`env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE go run [-tags openblas] ./scripts/bench`" + ` so that
+OpenBLAS, on both sides, picks its own kernel for the processor (each run's header names it).
+dimred's randomized PCA iterates until its subspace settles (tolerance 1e-9), scikit-learn's
+runs a fixed number of power iterations; LLE is timed with scikit-learn's ARPACK path and checked
+against its dense solution, the more accurate of its two.
 
 `
 
