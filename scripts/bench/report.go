@@ -40,7 +40,7 @@ func table(r run) string {
 		if w.Ratio < 1 {
 			ratio = "**" + ratio + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", w.Name, g, p, ratio, w.Detail)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", w.Name, g, p, ratio, strings.ReplaceAll(w.Detail, "|", `\|`))
 	}
 	return b.String()
 }
