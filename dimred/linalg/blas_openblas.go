@@ -29,3 +29,7 @@ func init() { blas64.Use(netlib.Implementation{}) }
 func BLASImplementation() string {
 	return C.GoString(C.openblas_get_config()) + " (kernel " + C.GoString(C.openblas_get_corename()) + ")"
 }
+
+// gramFusedMaxBlock: see blas_gonum.go. OpenBLAS's matrix products beat the
+// fused pure-Go pass from a handful of vectors on.
+const gramFusedMaxBlock = 4

@@ -209,10 +209,6 @@ func (g gramOp) mulBlockTo(dst, x []float64, b int) {
 	rowsTimes(g.a, zt, dst, m)
 }
 
-// gramFusedMaxBlock is the largest block that AᵀA applies in one fused
-// pass over A; larger blocks go through two matrix products.
-const gramFusedMaxBlock = 16
-
 // fusedGramTo sets dst = AᵀA x for the b vectors stored as rows of x
 // (b×n) in one pass over A: each row a_i is read once and serves a dot
 // product z_v = a_iᵀx_v and an update d_v += z_v a_i for every vector,
