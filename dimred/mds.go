@@ -136,6 +136,14 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 		return err
 	}
 	m.y, m.land = nil, nil // no training points: ProjectTo is unavailable
+	if d, ok := D.(*mat.SymDense); ok && !m.Plain && d.RawSymmetric().Uplo == blas.Upper {
+		// Squared distances as given: check them in place and solve on
+		// D itself (only read; nothing of it is kept), no n×n copy.
+		if err := m.copyDistances(nil, d.RawSymmetric()); err != nil {
+			return err
+		}
+		return m.fit(d)
+	}
 	sd := mat.NewSymDense(n, nil)
 	if rs, ok := D.(mat.RawSymmetricer); ok && rs.RawSymmetric().Uplo == blas.Upper {
 		if err := m.copyDistances(sd, rs.RawSymmetric()); err != nil {
@@ -174,16 +182,19 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 
 // copyDistances copies the upper triangle of a into dst row by row,
 // checking each entry as FitDistances documents (and squaring it when Plain),
-// in parallel over rows.
+// in parallel over rows. A nil dst (with Plain unset) only checks.
 func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) error {
 	n := a.N
-	d := dst.RawSymmetric()
 	bad := make([]error, n)
 	parallel.ForWork(n, n*n/2, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			src := a.Data[i*a.Stride+i : i*a.Stride+n]
-			row := d.Data[i*d.Stride+i : i*d.Stride+n]
-			copy(row, src)
+			row := a.Data[i*a.Stride+i : i*a.Stride+n]
+			if dst != nil {
+				d := dst.RawSymmetric()
+				r := d.Data[i*d.Stride+i : i*d.Stride+n]
+				copy(r, row)
+				row = r
+			}
 			if v := row[0]; v != 0 {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					bad[i] = fmt.Errorf("%w: D[%d,%d] = %v", ErrNaN, i, i, v)
