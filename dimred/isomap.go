@@ -27,7 +27,7 @@ import (
 //
 // exactly ClassicalMDS.FitDistances of the geodesics. D_G need not be
 // Euclidean, so B can have negative eigenvalues (Weinberger et al. 2004);
-// EigenvaluesTo reports them (all n of them when n ≤ DenseLimit) and
+// EigenvaluesTo reports them (all n of them with FullSpectrum) and
 // NegativeMass summarises them. On a complete graph the geodesics are
 // the Euclidean distances and Isomap is classical MDS (PCA).
 //
@@ -68,11 +68,11 @@ type Isomap struct {
 	Landmarks int
 	Src       rand.Source // landmark choice; nil means a fixed seed
 
-	// DenseLimit is passed to ClassicalMDS: the largest n (or m) whose B
-	// is diagonalised densely, all eigenvalues reported; 0 means
-	// linalg.FullSpectrumMax.
-	DenseLimit int
-	Eigen      *linalg.EigenSettings // partial eigensolver settings; nil means defaults
+	// FullSpectrum is passed to ClassicalMDS: if true, B (n×n, or m×m
+	// with landmarks) is diagonalised densely and all its eigenvalues
+	// reported; by default only the top q are computed.
+	FullSpectrum bool
+	Eigen        *linalg.EigenSettings // partial eigensolver settings; nil means defaults
 
 	y     *mat.Dense
 	k     int
@@ -124,7 +124,7 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 	if err := checkGraph("Isomap", g); err != nil {
 		return err
 	}
-	mds := &ClassicalMDS{Q: m.Q, Plain: true, DenseLimit: m.DenseLimit, Eigen: m.Eigen}
+	mds := &ClassicalMDS{Q: m.Q, Plain: true, FullSpectrum: m.FullSpectrum, Eigen: m.Eigen}
 	X := mat.NewDense(n, m.Q, nil)
 	if m.Landmarks == 0 {
 		G, err := neighbours.GeodesicDistances(g)
@@ -147,10 +147,9 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 				Delta.SetSym(a, b, v)
 			}
 		}
-		if err := mds.FitDistances(Delta); err != nil {
+		if err := landmarkMDS(mds, Delta, L.T(), X); err != nil {
 			return errs.Wrap(err, "landmark Isomap")
 		}
-		mds.ProjectDistancesTo(X, L.T())
 		m.lgeo, m.land = L, land
 	}
 	if sc != 1 {
@@ -180,7 +179,7 @@ func (m *Isomap) LatentTo(dst *mat.Dense) {
 
 // EigenvaluesTo returns the eigenvalues of B = −½ H D_G^{∘2} H (of the
 // landmarks' B with Landmarks), descending: all of them, negative ones
-// included, when n ≤ DenseLimit, otherwise the top q.
+// included, with FullSpectrum, otherwise the top q.
 func (m *Isomap) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
 	dst = m.mds.EigenvaluesTo(dst)

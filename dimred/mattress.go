@@ -186,7 +186,10 @@ func SampleGRF(L mat.Matrix, gamma float64, p int, src rand.Source) (*mat.Dense,
 		}
 	}
 	var ch mat.Cholesky
-	if !ch.Factorize(P) {
+	// Whether a singular P (γ = 0 on a Laplacian) survives the
+	// factorisation with a round-off pivot depends on the BLAS's rounding,
+	// so a condition number beyond 1/ε counts as singular too.
+	if !ch.Factorize(P) || !(ch.Cond() < 1/dlamchE) {
 		return nil, fmt.Errorf("%w: GRF precision L + γI (γ = %g) is not positive definite", ErrSingular, gamma)
 	}
 	var R mat.TriDense
@@ -198,6 +201,9 @@ func SampleGRF(L mat.Matrix, gamma float64, p int, src rand.Source) (*mat.Dense,
 	}
 	return Y, nil
 }
+
+// dlamchE is the unit round-off of float64, 2⁻⁵³.
+const dlamchE = 1.0 / (1 << 53)
 
 // OUPrecision returns the precision (inverse covariance) of the
 // Ornstein–Uhlenbeck covariance k(x, x') = σ² exp(−|x − x'|/ℓ) on the 1-D

@@ -4,12 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/dimredbook/book/dimred/linalg"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/parallel"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -39,11 +43,13 @@ var ErrNotEuclidean = errors.New("dimred: q-th eigenvalue of B is negative (dist
 // Young–Householder); road distances are not, so B has negative
 // eigenvalues, which EigenvaluesTo reports and NegativeMass summarises.
 //
-// For n ≤ DenseLimit all n eigenvalues come from a dense solve; above it
-// only the top q are computed by the package's partial eigensolver on the
-// implicit operator linalg.DoubleCentred{A: linalg.DenseOperator(D)},
-// x ↦ −½HDHx (B is never formed), and NegativeMass and FitRatios, which
-// need the whole spectrum, panic.
+// By default only the top q eigenpairs are computed, by the package's
+// partial eigensolver on the implicit operator
+// linalg.DoubleCentred{A: linalg.DenseOperator(D)}, x ↦ −½HDHx (B is never
+// formed; linalg's policy solves small n densely): O(n²) per product at any
+// n. With FullSpectrum set, all n eigenvalues come from a dense O(n³)
+// solve of B, which NegativeMass, FitRatios and a whole-spectrum
+// EigenvalueSigns need (they panic without it).
 type ClassicalMDS struct {
 	Q int // q, latent dimension; 0 < q < n
 
@@ -55,19 +61,34 @@ type ClassicalMDS struct {
 	// which are squared first. The default is squared distances.
 	Plain bool
 
-	// DenseLimit is the largest n solved densely (all eigenvalues);
-	// 0 means linalg.FullSpectrumMax (the package's eigen policy); a
-	// negative value forces the partial solver.
-	DenseLimit int
+	// FullSpectrum, if true, computes all n eigenvalues of B by a dense
+	// O(n³) eigendecomposition (for NegativeMass, FitRatios and the sign
+	// counts of EigenvalueSigns; sensible up to n of a few thousand). The
+	// default computes only the top q.
+	FullSpectrum bool
 
 	Eigen *linalg.EigenSettings // partial eigensolver settings; nil means defaults
+
+	// Landmarks, if > 0 and below n, makes Fit landmark MDS (de Silva &
+	// Tenenbaum 2004, "Sparse multidimensional scaling using landmark
+	// points"): classical MDS of m = Landmarks points drawn at random
+	// (Src), every point placed from its squared distances to them by the
+	// add-a-point (Nyström) formula of ProjectDistancesTo. Time O(n·m·p +
+	// m²p + m²q) and memory O(n·m) instead of O(n²p) and O(n²): the way
+	// past the n×n matrix (see the README on scale). EigenvaluesTo then
+	// reports the landmarks' B, ProjectTo and ProjectDistancesTo take
+	// distances to the landmarks, and FitDistances ignores Landmarks.
+	// m must exceed q.
+	Landmarks int
+	Src       rand.Source // landmark choice; nil means a fixed seed
 
 	vals []float64 // eigenvalues, descending: all n (dense) or the top q
 	all  bool
 	x    *mat.Dense
 	u    *mat.Dense // n×q eigenvectors
 	r    []float64  // row means of the fitted squared distances
-	y    *mat.Dense // training data when fitted by Fit(Y)
+	y    *mat.Dense // training data when fitted by Fit(Y) (the landmarks with Landmarks)
+	land []int      // landmark rows of Y, or nil
 }
 
 // Fit runs classical MDS on the Euclidean squared distances between the
@@ -84,6 +105,10 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
+	}
+	m.land = nil
+	if m.Landmarks > 0 && m.Landmarks < n {
+		return m.fitLandmarks(Y)
 	}
 	D := mat.NewSymDense(n, nil)
 	linalg.PairwiseSquaredDistances(D, Y)
@@ -110,8 +135,22 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 	if err := m.checkQ(n); err != nil {
 		return err
 	}
-	m.y = nil // no training points: ProjectTo is unavailable
+	m.y, m.land = nil, nil // no training points: ProjectTo is unavailable
+	if d, ok := D.(*mat.SymDense); ok && !m.Plain && d.RawSymmetric().Uplo == blas.Upper {
+		// Squared distances as given: check them in place and solve on
+		// D itself (only read; nothing of it is kept), no n×n copy.
+		if err := m.copyDistances(nil, d.RawSymmetric()); err != nil {
+			return err
+		}
+		return m.fit(d)
+	}
 	sd := mat.NewSymDense(n, nil)
+	if rs, ok := D.(mat.RawSymmetricer); ok && rs.RawSymmetric().Uplo == blas.Upper {
+		if err := m.copyDistances(sd, rs.RawSymmetric()); err != nil {
+			return err
+		}
+		return m.fit(sd)
+	}
 	_, isSym := D.(*mat.SymDense)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
@@ -141,6 +180,57 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 	return m.fit(sd)
 }
 
+// copyDistances copies the upper triangle of a into dst row by row,
+// checking each entry as FitDistances documents (and squaring it when Plain),
+// in parallel over rows. A nil dst (with Plain unset) only checks.
+func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) error {
+	n := a.N
+	bad := make([]error, n)
+	parallel.ForWork(n, n*n/2, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := a.Data[i*a.Stride+i : i*a.Stride+n]
+			if dst != nil {
+				d := dst.RawSymmetric()
+				r := d.Data[i*d.Stride+i : i*d.Stride+n]
+				copy(r, row)
+				row = r
+			}
+			if v := row[0]; v != 0 {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					bad[i] = fmt.Errorf("%w: D[%d,%d] = %v", ErrNaN, i, i, v)
+				} else {
+					bad[i] = fmt.Errorf("%w: diagonal D[%d,%d] = %v is not zero", ErrNotDistance, i, i, v)
+				}
+				continue
+			}
+			for jj, v := range row {
+				// One comparison catches NaN, ±Inf and negatives.
+				if !(v >= 0 && v <= math.MaxFloat64) {
+					j := i + jj
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						bad[i] = fmt.Errorf("%w: D[%d,%d] = %v", ErrNaN, i, j, v)
+					} else {
+						bad[i] = fmt.Errorf("%w: D[%d,%d] = %v is negative", ErrNotDistance, i, j, v)
+					}
+					break
+				}
+				if m.Plain {
+					if row[jj] = v * v; math.IsInf(row[jj], 0) {
+						bad[i] = errs.Overflowf("ClassicalMDS squared distance D[%d,%d]² = %v", i, i+jj, row[jj])
+						break
+					}
+				}
+			}
+		}
+	})
+	for _, err := range bad {
+		if err != nil {
+			return err // the first row with a bad entry, as the entry-by-entry scan reports
+		}
+	}
+	return nil
+}
+
 // checkQ is the parameter check of Fit and FitDistances: too few points
 // is an error, a Q outside [1, n−1] or a negative P a panic.
 func (m *ClassicalMDS) checkQ(n int) error {
@@ -158,16 +248,13 @@ func (m *ClassicalMDS) checkQ(n int) error {
 
 func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	n := D.SymmetricDim()
-	limit := m.DenseLimit
-	if limit == 0 {
-		limit = linalg.FullSpectrumMax
-	}
 	var (
 		vals []float64
 		vecs *mat.Dense
 		err  error
 	)
-	if n <= limit {
+	m.all = false
+	if m.FullSpectrum {
 		B := linalg.DoubleCentre(nil, D)
 		if err := errs.CheckOverflow(B, "ClassicalMDS B = −½HDH"); err != nil {
 			return err
@@ -220,13 +307,23 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 			x.Set(i, c, sc*vecs.At(i, c))
 		}
 	}
+	// Row means of D from its upper triangle: row i's stored part adds to
+	// r_i, and by symmetry each entry to r_j.
 	r := make([]float64, n)
+	raw := D.RawSymmetric()
 	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride+i : i*raw.Stride+n]
 		t := 0.0
-		for j := 0; j < n; j++ {
-			t += D.At(i, j)
+		for jj, v := range row {
+			t += v
+			if jj > 0 {
+				r[i+jj] += v
+			}
 		}
-		r[i] = t / float64(n)
+		r[i] += t
+	}
+	for i := range r {
+		r[i] /= float64(n)
 	}
 	m.vals, m.x, m.r = vals, x, r
 	m.u = mat.DenseCopyOf(vecs.Slice(0, n, 0, m.Q))
@@ -265,25 +362,29 @@ func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
 	if m.P > 0 {
 		s = math.Sqrt(float64(m.Q) / float64(m.P))
 	}
-	v := make([]float64, n)
-	for a := 0; a < rows; a++ {
-		for i := 0; i < n; i++ {
-			d := Dnew.At(a, i)
-			if m.Plain {
-				d *= d
-			}
-			v[i] = d - m.r[i]
+	// x_a = −½ s Λ_q^{-1/2} U_qᵀ(d_a − r): one product Dnew U_q, then the
+	// r correction, so a large Dnew (landmark MDS: n×m) is read once.
+	dn := dense.AsDense(Dnew)
+	if m.Plain {
+		sq := mat.NewDense(rows, n, nil)
+		sq.MulElem(dn, dn)
+		dn = sq
+	}
+	var t mat.Dense
+	t.Mul(dn, m.u)
+	ru := make([]float64, m.Q)
+	for c := range ru {
+		for i, ri := range m.r {
+			ru[c] += ri * m.u.At(i, c)
 		}
-		for c := 0; c < m.Q; c++ {
-			if m.vals[c] <= 0 {
-				dst.Set(a, c, 0)
-				continue
-			}
-			t := 0.0
-			for i := 0; i < n; i++ {
-				t += m.u.At(i, c) * v[i]
-			}
-			dst.Set(a, c, -0.5*s*t/math.Sqrt(m.vals[c]))
+	}
+	for c := 0; c < m.Q; c++ {
+		f := 0.0
+		if m.vals[c] > 0 {
+			f = -0.5 * s / math.Sqrt(m.vals[c])
+		}
+		for a := 0; a < rows; a++ {
+			dst.Set(a, c, f*(t.At(a, c)-ru[c]))
 		}
 	}
 }
@@ -317,8 +418,8 @@ func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 }
 
 // EigenvaluesTo stores in dst and returns the eigenvalues of B = −½HDH in
-// descending order: all n of them, negative ones included, when
-// n ≤ DenseLimit; otherwise only the top q. A nil or empty dst is
+// descending order: the top q, or all n of them, negative ones included,
+// when the model was fitted with FullSpectrum. A nil or empty dst is
 // allocated; a dst of another length panics with mat.ErrShape.
 func (m *ClassicalMDS) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
@@ -413,7 +514,7 @@ func (m *ClassicalMDS) maxAbsEigenvalue() float64 {
 
 func (m *ClassicalMDS) mustAll(what string) {
 	if !m.all {
-		panic(fmt.Sprintf("dimred: ClassicalMDS.%s needs the whole spectrum: fit with n ≤ DenseLimit", what))
+		panic(fmt.Sprintf("dimred: ClassicalMDS.%s needs the whole spectrum: fit with FullSpectrum set", what))
 	}
 }
 

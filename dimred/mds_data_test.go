@@ -25,7 +25,7 @@ func TestClassicalMDSEurodist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &dimred.ClassicalMDS{Q: 2, Plain: true}
+	m := &dimred.ClassicalMDS{Q: 2, Plain: true, FullSpectrum: true}
 	if err := m.FitDistances(d.D); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestClassicalMDSRoadVariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := &dimred.ClassicalMDS{Q: 2, Plain: true}
+			m := &dimred.ClassicalMDS{Q: 2, Plain: true, FullSpectrum: true}
 			if err := m.FitDistances(d.D); err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +115,7 @@ func ExampleClassicalMDS() {
 		4, 1, 0, 1,
 		9, 4, 1, 0,
 	})
-	m := &dimred.ClassicalMDS{Q: 1}
+	m := &dimred.ClassicalMDS{Q: 1, FullSpectrum: true}
 	if err := m.FitDistances(D); err != nil {
 		panic(err)
 	}

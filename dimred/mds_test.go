@@ -82,13 +82,16 @@ func TestClassicalMDSExactOnEuclidean(t *testing.T) {
 	// CMDS with q = rank reproduces Euclidean distances exactly and
 	// recovers the configuration up to rotation/reflection/translation.
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, tc := range []struct{ n, p, dense int }{{40, 3, 0}, {60, 2, -1}, {1200, 3, 0}} {
-		t.Run(fmt.Sprintf("n=%d,p=%d,dense=%d", tc.n, tc.p, tc.dense), func(t *testing.T) {
+	for _, tc := range []struct {
+		n, p int
+		full bool
+	}{{40, 3, true}, {60, 2, false}, {1200, 3, false}, {700, 3, true}} {
+		t.Run(fmt.Sprintf("n=%d,p=%d,full=%v", tc.n, tc.p, tc.full), func(t *testing.T) {
 			if tc.n > 500 && testing.Short() {
 				t.Skip("large")
 			}
 			Y := randMatrix(rng, tc.n, tc.p)
-			m := &ClassicalMDS{Q: tc.p, DenseLimit: tc.dense}
+			m := &ClassicalMDS{Q: tc.p, FullSpectrum: tc.full}
 			if err := m.Fit(Y); err != nil {
 				t.Fatal(err)
 			}
@@ -170,13 +173,16 @@ func TestClassicalMDSAgreesWithTorgerson(t *testing.T) {
 	if k < 2 {
 		t.Fatalf("Torgerson k = %d", k)
 	}
-	for _, dense := range []int{0, -1} {
-		m := &ClassicalMDS{Q: 2, Plain: true, DenseLimit: dense}
+	for _, full := range []bool{true, false} {
+		m := &ClassicalMDS{Q: 2, Plain: true, FullSpectrum: full}
 		if err := m.FitDistances(D); err != nil {
 			t.Fatal(err)
 		}
 		vals := m.EigenvaluesTo(nil)
-		if dense == 0 {
+		if !full && len(vals) != 2 {
+			t.Fatalf("%d eigenvalues without FullSpectrum, want q = 2", len(vals))
+		}
+		if full {
 			if len(vals) != n {
 				t.Fatalf("%d eigenvalues, want %d", len(vals), n)
 			}
@@ -202,7 +208,7 @@ func TestClassicalMDSAgreesWithTorgerson(t *testing.T) {
 			}
 			for i := 0; i < n; i++ {
 				if d := math.Abs(X.At(i, c) - s*tx.At(i, c)); d > 1e-7 {
-					t.Fatalf("dense=%d X[%d,%d] = %g, Torgerson %g", dense, i, c, X.At(i, c), s*tx.At(i, c))
+					t.Fatalf("full=%v X[%d,%d] = %g, Torgerson %g", full, i, c, X.At(i, c), s*tx.At(i, c))
 				}
 			}
 		}
@@ -220,7 +226,7 @@ func TestClassicalMDSChordDistances(t *testing.T) {
 		lon := (rng.Float64()*65 - 15) * math.Pi / 180
 		Y.SetRow(i, []float64{math.Cos(lat) * math.Cos(lon), math.Cos(lat) * math.Sin(lon), math.Sin(lat)})
 	}
-	m := &ClassicalMDS{Q: 2}
+	m := &ClassicalMDS{Q: 2, FullSpectrum: true}
 	if err := m.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +302,7 @@ func BenchmarkClassicalMDS(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			defer benchutil.CPUMetric(b)()
 			for b.Loop() {
-				m := &ClassicalMDS{Q: 2, DenseLimit: -1}
+				m := &ClassicalMDS{Q: 2}
 				if err := m.Fit(Y); err != nil {
 					b.Fatal(err)
 				}
@@ -313,7 +319,7 @@ func BenchmarkClassicalMDSDense(b *testing.B) {
 		Y := randMatrix(rng, n, 10)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				m := &ClassicalMDS{Q: 2, DenseLimit: n}
+				m := &ClassicalMDS{Q: 2, FullSpectrum: true}
 				if err := m.Fit(Y); err != nil {
 					b.Fatal(err)
 				}
@@ -325,8 +331,8 @@ func BenchmarkClassicalMDSDense(b *testing.B) {
 func TestClassicalMDSProjection(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	Y := randMatrix(rng, 40, 5)
-	for _, dense := range []int{0, -1} {
-		m := &ClassicalMDS{Q: 2, DenseLimit: dense}
+	for _, full := range []bool{true, false} {
+		m := &ClassicalMDS{Q: 2, FullSpectrum: full}
 		if err := m.Fit(Y); err != nil {
 			t.Fatal(err)
 		}
@@ -335,7 +341,7 @@ func TestClassicalMDSProjection(t *testing.T) {
 		// fitted points land where LatentTo put them
 		m.ProjectTo(&Xp, Y)
 		if d := maxAbsDiff(&X, &Xp); d > 1e-9 {
-			t.Errorf("dense=%d: re-projected training points differ by %g", dense, d)
+			t.Errorf("full=%v: re-projected training points differ by %g", full, d)
 		}
 		// new points: the projection onto the principal axes
 		Ynew := randMatrix(rng, 7, 5)
@@ -396,7 +402,7 @@ func TestClassicalMDSNotEuclideanBoundary(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const n = 12
 	D := nonEuclidean(rng, n)
-	full := &ClassicalMDS{Q: 1, Plain: true}
+	full := &ClassicalMDS{Q: 1, Plain: true, FullSpectrum: true}
 	if err := full.FitDistances(D); err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +424,7 @@ func TestClassicalMDSNotEuclideanBoundary(t *testing.T) {
 		}
 	}
 	// q = usable+1 reaches a negative eigenvalue.
-	err := (&ClassicalMDS{Q: usable + 1, Plain: true}).FitDistances(D)
+	err := (&ClassicalMDS{Q: usable + 1, Plain: true, FullSpectrum: true}).FitDistances(D)
 	if !errors.Is(err, ErrNotEuclidean) {
 		t.Fatalf("q = %d: got %v, want ErrNotEuclidean", usable+1, err)
 	}

@@ -255,57 +255,86 @@ func completeColumn(u *mat.Dense, j int) {
 	}
 }
 
-// pcaLanczos takes the top-q right singular vectors of Ŷ from
-// linalg.TruncatedSVD's exact (block Lanczos) path: λᵢ = sᵢ²/n.
+// pcaLanczos takes the top-q eigenpairs of ŶᵀŶ = nS by block Lanczos on
+// linalg.CentredGramOperator: the centring is implicit (no copy of Y) and
+// each block of Lanczos vectors costs one pass over Y.
 func pcaLanczos(Y *mat.Dense, mu []float64, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
 	n, _ := Y.Dims()
-	ss := linalg.SVDSettings{Method: linalg.SVDExact}
+	s := linalg.EigenSettings{Method: linalg.EigenLanczos}
 	if es != nil {
-		ss.Tol = es.Tol
+		s.Tol, s.MaxProducts, s.BlockSize, s.Src = es.Tol, es.MaxProducts, es.BlockSize, es.Src
 	}
-	sv, _, v, err := linalg.TruncatedSVD(centred(Y, mu), q, &ss)
+	vals, v, err := linalg.EigenSymOp(linalg.CentredGramOperator(Y, mu), q, linalg.Largest, &s)
 	if err != nil {
 		return nil, nil, errs.Wrap(err, "PCA Lanczos")
 	}
-	vals := make([]float64, q)
-	for i, s := range sv {
-		vals[i] = s * s / float64(n)
+	for i := range vals {
+		vals[i] = math.Max(vals[i], 0) / float64(n)
 	}
 	return vals, v, nil
 }
 
-// pcaRandomized is the randomized subspace iteration of Halko, Martinsson &
-// Tropp (2011, Alg. 4.4) on Ŷ with implicit centring. It returns the top-q
-// eigenpairs of S and the number of power iterations used.
+// pcaRandomized is randomized subspace iteration (Halko, Martinsson &
+// Tropp 2011, Alg. 4.4, with power iterations) on the p×p operator
+// ŶᵀŶ = nS, applied by linalg.CentredGramOperator: implicit centring and
+// one fused pass over Y per iteration for the whole block of q + 10
+// vectors (instead of two thin matrix products). Each iteration takes the
+// Rayleigh–Ritz pairs of VᵀŶᵀŶV in the current orthonormal basis V and
+// stops when the leading q-dimensional subspace stops moving. It returns
+// the top-q eigenpairs of S and the number of power iterations used.
 func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, rnd *rand.Rand) ([]float64, *mat.Dense, int, bool, error) {
 	n, p := Y.Dims()
 	k := min(q+10, min(n, p))
-	omega := rng.NormalDense(rnd, p, k)
-	qn := mat.NewDense(n, k, nil) // orthonormal basis of range(Ŷ Ω)
-	qp := mat.NewDense(p, k, nil) // orthonormal basis of range(Ŷᵀ Q)
-	centredMul(qn, Y, mu, omega)
-	linalg.Orthonormalise(qn)
-	var prev *mat.Dense
+	G := linalg.CentredGramOperator(Y, mu)
+	// apply sets dst (p×k) = ŶᵀŶ V through the block product (rows are vectors).
+	xt := make([]float64, k*p)
+	yt := make([]float64, k*p)
+	apply := func(dst, V *mat.Dense) {
+		for c := 0; c < k; c++ {
+			mat.Col(xt[c*p:(c+1)*p], c, V)
+		}
+		linalg.MulBlockTo(G, yt, xt, k)
+		for c := 0; c < k; c++ {
+			dst.SetCol(c, yt[c*p:(c+1)*p])
+		}
+	}
+	V := rng.NormalDense(rnd, p, k)
+	W := mat.NewDense(p, k, nil)
+	apply(W, V)
+	V.Copy(W)
+	linalg.Orthonormalise(V)
+	var prev, u *mat.Dense
 	var vals []float64
-	var u *mat.Dense
 	converged := false
 	it := 0
 	for ; ; it++ {
-		centredTMul(qp, Y, mu, qn) // p×k = Ŷᵀ Q
-		// Rayleigh–Ritz: Ŷᵀ Q = V Σ Zᵀ gives the leading right singular
-		// vectors of Ŷ restricted to range(Q).
-		var svd mat.SVD
-		if !svd.Factorize(qp, mat.SVDThin) {
-			return nil, nil, it, false, fmt.Errorf("%w: randomized PCA: small SVD failed", ErrNotConverged)
+		apply(W, V)
+		// Rayleigh–Ritz: H = Vᵀ(ŶᵀŶ)V, k×k.
+		H := mat.NewSymDense(k, nil)
+		var h mat.Dense
+		h.Mul(V.T(), W)
+		for a := 0; a < k; a++ {
+			for b := a; b < k; b++ {
+				H.SetSym(a, b, 0.5*(h.At(a, b)+h.At(b, a)))
+			}
 		}
-		var vv mat.Dense
-		svd.UTo(&vv)
-		sv := svd.Values(nil)
-		u = mat.DenseCopyOf(vv.Slice(0, p, 0, q))
+		var es mat.EigenSym
+		if !es.Factorize(H, true) {
+			return nil, nil, it, false, fmt.Errorf("%w: randomized PCA: small eigenproblem failed", ErrNotConverged)
+		}
+		theta := es.Values(nil) // ascending
+		var S mat.Dense
+		es.VectorsTo(&S)
+		top := mat.NewDense(k, q, nil)
 		vals = make([]float64, q)
-		for j := range vals {
-			vals[j] = sv[j] * sv[j] / float64(n)
+		for c := 0; c < q; c++ {
+			vals[c] = math.Max(theta[k-1-c], 0) / float64(n)
+			for r := 0; r < k; r++ {
+				top.Set(r, c, S.At(r, k-1-c))
+			}
 		}
+		u = mat.NewDense(p, q, nil)
+		u.Mul(V, top)
 		if prev != nil && linalg.SubspaceSin(prev, u) < tol {
 			converged = true
 			break
@@ -314,9 +343,8 @@ func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, 
 			break
 		}
 		prev = u
-		linalg.Orthonormalise(qp)
-		centredMul(qn, Y, mu, qp)
-		linalg.Orthonormalise(qn)
+		V.Copy(W)
+		linalg.Orthonormalise(V)
 	}
 	return vals, u, it, converged, nil
 }

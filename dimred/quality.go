@@ -3,11 +3,14 @@ package dimred
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
+	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/linalg"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -96,48 +99,120 @@ func neighbourhoodPreservation(ref, emb mat.Matrix, k int, refName, embName stri
 		return 0, err
 	}
 	r, e := dense.AsDense(ref), dense.AsDense(emb)
-	dr := make([]float64, n)
-	de := make([]float64, n)
-	idx := make([]int, n)
-	rank := make([]int, n)
+	// Rows in blocks, in parallel: each block's squared distances in both
+	// spaces (one matrix product per space when p is large), then per row
+	// the k nearest in emb by partial selection and the ranks in ref of
+	// those not among ref's own k nearest, each by one counting pass:
+	// O(n²p) distances and O(n·k) selection work per row, no sorting.
+	sqR, sqE := linalg.RowSquaredNorms(r), linalg.RowSquaredNorms(e)
+	const block = 64
+	nb := (n + block - 1) / block
+	sums := make([]float64, nb)
+	parallel.For(nb, 1, func(lo, hi int) {
+		dr := make([]float64, block*n)
+		de := make([]float64, block*n)
+		embNear := make([]nbItem, 0, k)
+		refNear := make([]nbItem, 0, k)
+		for b := lo; b < hi; b++ {
+			r0, r1 := b*block, min(n, (b+1)*block)
+			blockSquaredDistances(dr, r, sqR, r0, r1)
+			blockSquaredDistances(de, e, sqE, r0, r1)
+			var sum float64
+			for i := r0; i < r1; i++ {
+				rowR := dr[(i-r0)*n : (i-r0+1)*n]
+				rowE := de[(i-r0)*n : (i-r0+1)*n]
+				embNear = kSmallest(embNear[:0], rowE, i, k)
+				refNear = kSmallest(refNear[:0], rowR, i, k)
+				// A point is within ref's k nearest iff it is not after
+				// the k-th, in (distance, index) order.
+				kth := refNear[k-1]
+				for _, c := range embNear {
+					j := c.j
+					if !kth.less(nbItem{rowR[j], j}) {
+						continue // rank ≤ k: no penalty
+					}
+					// rank = 1 + #{l ≠ i : (d_l, l) < (d_j, j)}.
+					dj, rank := rowR[j], 1
+					for l, dl := range rowR {
+						if l != i && (dl < dj || dl == dj && l < j) {
+							rank++
+						}
+					}
+					sum += float64(rank - k)
+				}
+			}
+			sums[b] = sum
+		}
+	})
 	var sum float64
-	for i := 0; i < n; i++ {
-		rowDistances(dr, r, i)
-		rowDistances(de, e, i)
-		for j := range idx {
-			idx[j] = j
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return dr[idx[a]] < dr[idx[b]] })
-		// idx[0] is i itself (distance 0, and ties are kept stable by
-		// putting i first below).
-		pos := 1
-		for _, j := range idx {
-			if j == i {
-				continue
-			}
-			rank[j] = pos
-			pos++
-		}
-		for j := range idx {
-			idx[j] = j
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return de[idx[a]] < de[idx[b]] })
-		c := 0
-		for _, j := range idx {
-			if j == i {
-				continue
-			}
-			if c == k {
-				break
-			}
-			c++
-			if rank[j] > k {
-				sum += float64(rank[j] - k)
-			}
-		}
+	for _, s := range sums {
+		sum += s
 	}
 	nf, kf := float64(n), float64(k)
 	return 1 - 2/(nf*kf*(2*nf-3*kf-1))*sum, nil
+}
+
+// nbItem is a candidate neighbour: squared distance and index, ordered
+// by distance with ties to the lower index.
+type nbItem struct {
+	d float64
+	j int
+}
+
+func (a nbItem) less(b nbItem) bool { return a.d < b.d || a.d == b.d && a.j < b.j }
+
+// kSmallest appends to dst (empty, capacity ≥ k) the k entries of row
+// with the smallest (distance, index), leaving out entry i, sorted.
+func kSmallest(dst []nbItem, row []float64, i, k int) []nbItem {
+	for j, d := range row {
+		if j == i {
+			continue
+		}
+		c := nbItem{d, j}
+		if len(dst) == k && !c.less(dst[k-1]) {
+			continue
+		}
+		if len(dst) < k {
+			dst = append(dst, c)
+		} else {
+			dst[k-1] = c
+		}
+		for m := len(dst) - 1; m > 0 && dst[m].less(dst[m-1]); m-- {
+			dst[m], dst[m-1] = dst[m-1], dst[m]
+		}
+	}
+	return dst
+}
+
+// blockSquaredDistances stores in dst (row-major, (r1−r0)×n) the squared
+// distances from rows r0..r1−1 of x to every row. For p ≤ 16 they are
+// summed directly (exact ties stay ties); above, one matrix product
+// ‖x_i‖² + ‖x_j‖² − 2 x_iᵀx_j with negatives from round-off set to zero.
+func blockSquaredDistances(dst []float64, x *mat.Dense, sq []float64, r0, r1 int) {
+	n, p := x.Dims()
+	if p <= 16 {
+		for i := r0; i < r1; i++ {
+			rowDistances(dst[(i-r0)*n:(i-r0+1)*n], x, i)
+		}
+		return
+	}
+	raw := x.RawMatrix()
+	h := r1 - r0
+	a := blas64.General{Rows: h, Cols: p, Stride: raw.Stride, Data: raw.Data[r0*raw.Stride:]}
+	all := blas64.General{Rows: n, Cols: p, Stride: raw.Stride, Data: raw.Data}
+	g := blas64.General{Rows: h, Cols: n, Stride: n, Data: dst[:h*n]}
+	blas64.Gemm(blas.NoTrans, blas.Trans, -2, a, all, 0, g)
+	for ii := 0; ii < h; ii++ {
+		i := r0 + ii
+		row := dst[ii*n : (ii+1)*n]
+		for j := range row {
+			d := row[j] + sq[i] + sq[j]
+			if d < 0 || j == i {
+				d = 0
+			}
+			row[j] = d
+		}
+	}
 }
 
 func rowDistances(dst []float64, x *mat.Dense, i int) {

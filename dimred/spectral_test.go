@@ -119,11 +119,11 @@ func TestSpectralRecoversSheet(t *testing.T) {
 func TestIsomapCompleteGraphIsClassicalMDS(t *testing.T) {
 	Y := conformanceData()
 	n, _ := Y.Dims()
-	iso := &Isomap{Q: 2, K: n - 1}
+	iso := &Isomap{Q: 2, K: n - 1, FullSpectrum: true}
 	if err := iso.Fit(Y); err != nil {
 		t.Fatal(err)
 	}
-	mds := &ClassicalMDS{Q: 2}
+	mds := &ClassicalMDS{Q: 2, FullSpectrum: true}
 	if err := mds.Fit(Y); err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func fitRoads() (*roadsFit, error) {
 			roadsErr = err
 			return
 		}
-		m := &dimred.ClassicalMDS{Q: 2, Plain: true}
+		m := &dimred.ClassicalMDS{Q: 2, Plain: true, FullSpectrum: true} // NegativeMass, FitRatios
 		if err := m.FitDistances(d.D); err != nil {
 			roadsErr = err
 			return

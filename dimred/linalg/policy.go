@@ -15,9 +15,10 @@ package linalg
 //     dense solver when n ≤ 1000.
 //   - A sparse *CSR with n ≥ 1500 and k ≤ n/20 is solved by Lanczos on a
 //     Chebyshev filter; below that plain Lanczos is as fast.
-//   - A caller that wants the whole spectrum for diagnostics (ClassicalMDS's
-//     negative eigenvalues) computes it densely when n ≤ FullSpectrumMax
-//     and only the k wanted pairs otherwise.
+//   - The whole spectrum (ClassicalMDS's negative eigenvalues) is computed
+//     only on request (ClassicalMDS.FullSpectrum), never as a side effect
+//     of a small n: a dense solve at n = 500 costs ~100× the partial one.
+//     FullSpectrumMax is the size up to which such a request is cheap.
 const (
 	// DenseMax is the largest n for which the dense solver is always
 	// used: the crossover of the hardest case for a Krylov method, a
@@ -25,8 +26,9 @@ const (
 	// matrices with decaying spectra cross over at about half of it).
 	DenseMax = 200
 
-	// FullSpectrumMax is the largest n for which a caller that wants
-	// every eigenvalue (not only the k it uses) computes them densely.
+	// FullSpectrumMax is the largest n for which computing every
+	// eigenvalue (not only the k used) densely stays cheap (well under a
+	// second); callers ask for the full spectrum explicitly.
 	FullSpectrumMax = 500
 
 	autoDenseFallback = 1000

@@ -126,9 +126,42 @@ func svdDense(a mat.Matrix, k int) ([]float64, *mat.Dense, *mat.Dense, error) {
 // gramOp is the implicit n×n operator AᵀA (trans false) or the m×m operator
 // AAᵀ (trans true) of a dense A, applied to blocks with two BLAS-3 products
 // split over column chunks on all cores.
+//
+// With mean set (only for trans false) the operator is that of the
+// column-centred Â = A − 1 μᵀ, ÂᵀÂ x = Aᵀ(Ax − 1 μᵀx) − μ 1ᵀ(Ax − 1 μᵀx),
+// applied without forming Â.
 type gramOp struct {
 	a     blas64.General
 	trans bool
+	mean  []float64
+}
+
+// MulBlockTo applies op to the b vectors stored as the rows of x (b×n,
+// row-major) and stores the results as the rows of dst, using the
+// operator's block product when it has one (dense, double-centred and
+// centred-Gram operators read their matrix once per block, which makes a
+// block of b vectors cost about as much as one). x and dst must not
+// overlap; len(x) and len(dst) must be at least b·n.
+func MulBlockTo(op SymOperator, dst, x []float64, b int) {
+	n := op.Size()
+	if len(x) < b*n || len(dst) < b*n {
+		panic(mat.ErrShape)
+	}
+	mulBlock(op, dst, x, b)
+}
+
+// CentredGramOperator returns the p×p operator of ÂᵀÂ, Â = A − 1 μᵀ the
+// n×p matrix A with μ subtracted from every row, applied to blocks of
+// vectors in one fused pass over A on all cores without forming Â or ÂᵀÂ
+// (n·S for the sample covariance S of PCA when μ is the column mean). A
+// nil mean gives AᵀA. len(mean) must be p; A is not copied and must not
+// change while the operator is in use.
+func CentredGramOperator(A *mat.Dense, mean []float64) SymOperator {
+	raw := A.RawMatrix()
+	if mean != nil && len(mean) != raw.Cols {
+		panic(mat.ErrShape)
+	}
+	return gramOp{a: blas64.General{Rows: raw.Rows, Cols: raw.Cols, Stride: raw.Stride, Data: raw.Data}, mean: mean}
 }
 
 func (g gramOp) Size() int {
@@ -143,12 +176,29 @@ func (g gramOp) MulVecTo(dst, x []float64) { g.mulBlockTo(dst, x, 1) }
 func (g gramOp) mulBlockTo(dst, x []float64, b int) {
 	m, n := g.a.Rows, g.a.Cols
 	if !g.trans {
+		if b <= gramFusedMaxBlock {
+			g.fusedGramTo(dst, x, b)
+			return
+		}
 		// Zᵀ = Xᵀ Aᵀ (b×m), then Dᵀ = Zᵀ A (b×n).
 		z := make([]float64, b*m)
 		xt := blas64.General{Rows: b, Cols: n, Stride: n, Data: x}
 		rowsTimes(g.a, xt, z, m)
+		if g.mean != nil {
+			for v := 0; v < b; v++ {
+				c := floats.Dot(g.mean, x[v*n:(v+1)*n])
+				for i := range z[v*m : (v+1)*m] {
+					z[v*m+i] -= c
+				}
+			}
+		}
 		zt := blas64.General{Rows: b, Cols: m, Stride: m, Data: z}
 		timesCols(zt, g.a, dst, n)
+		if g.mean != nil {
+			for v := 0; v < b; v++ {
+				floats.AddScaled(dst[v*n:(v+1)*n], -floats.Sum(z[v*m:(v+1)*m]), g.mean)
+			}
+		}
 		return
 	}
 	// Zᵀ = Xᵀ A (b×n), then Dᵀ = Zᵀ Aᵀ (b×m).
@@ -157,6 +207,58 @@ func (g gramOp) mulBlockTo(dst, x []float64, b int) {
 	timesCols(xt, g.a, z, n)
 	zt := blas64.General{Rows: b, Cols: n, Stride: n, Data: z}
 	rowsTimes(g.a, zt, dst, m)
+}
+
+// fusedGramTo sets dst = AᵀA x for the b vectors stored as rows of x
+// (b×n) in one pass over A: each row a_i is read once and serves a dot
+// product z_v = a_iᵀx_v and an update d_v += z_v a_i for every vector,
+// while it is in cache. A top-q Lanczos run on a tall A (PCA: n ≫ p)
+// applies blocks of a few vectors, where two separate matrix products run
+// at matrix–vector speed and read A twice. Rows are split between the
+// cores, each accumulating into its own b×n buffer.
+func (g gramOp) fusedGramTo(dst, x []float64, b int) {
+	m, n := g.a.Rows, g.a.Cols
+	chunks := parallel.ChunkBounds(m, 512)
+	w := len(chunks) - 1
+	acc := make([][]float64, w)
+	acc[0] = dst[:b*n]
+	clear(acc[0])
+	// Centring: z_v,i = a_iᵀx_v − μᵀx_v; the sums Σ_i z_v,i per worker.
+	mx := make([]float64, b)
+	if g.mean != nil {
+		for v := range mx {
+			mx[v] = floats.Dot(g.mean, x[v*n:(v+1)*n])
+		}
+	}
+	zsum := make([]float64, w*b)
+	parallel.RunChunks(chunks, func(t, lo, hi int) {
+		if t > 0 {
+			acc[t] = make([]float64, b*n)
+		}
+		d := acc[t]
+		zs := zsum[t*b : (t+1)*b]
+		for i := lo; i < hi; i++ {
+			row := g.a.Data[i*g.a.Stride : i*g.a.Stride+n]
+			for v := 0; v < b; v++ {
+				if z := floats.Dot(row, x[v*n:(v+1)*n]) - mx[v]; z != 0 {
+					floats.AddScaled(d[v*n:(v+1)*n], z, row)
+					zs[v] += z
+				}
+			}
+		}
+	})
+	for t := 1; t < w; t++ {
+		floats.Add(dst[:b*n], acc[t])
+	}
+	if g.mean != nil {
+		for v := 0; v < b; v++ {
+			s := 0.0
+			for t := 0; t < w; t++ {
+				s += zsum[t*b+v]
+			}
+			floats.AddScaled(dst[v*n:(v+1)*n], -s, g.mean)
+		}
+	}
 }
 
 // rowsTimes sets D (b×m, stride m) = X Aᵀ for X b×n, split over row chunks

@@ -163,34 +163,6 @@ func buildKDTree(yd *mat.Dense) (*kdtree.Tree, kdPoints) {
 	return kdtree.New(pts, false), orig
 }
 
-func knnKDTree(yd *mat.Dense, k int, nb *Neighbours) {
-	n, _ := yd.Dims()
-	tree, pts := buildKDTree(yd)
-	parallel.For(n, 64, func(lo, hi int) {
-		cand := make([]nbCand, 0, k+1)
-		for i := lo; i < hi; i++ {
-			keep := kdtree.NewNKeeper(k + 1)
-			tree.NearestSet(keep, pts[i])
-			cand = cand[:0]
-			for _, c := range keep.Heap {
-				if c.Comparable == nil {
-					continue
-				}
-				j := c.Comparable.(kdPoint).i
-				if j == i {
-					continue
-				}
-				cand = append(cand, nbCand{c.Dist, j})
-			}
-			sort.Slice(cand, func(a, b int) bool { return cand[a].less(cand[b]) })
-			for m := 0; m < k; m++ {
-				nb.Index[i*k+m] = cand[m].j
-				nb.Dist[i*k+m] = math.Sqrt(cand[m].d)
-			}
-		}
-	})
-}
-
 type nbCand struct {
 	d float64
 	j int

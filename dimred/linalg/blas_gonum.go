@@ -1,0 +1,15 @@
+//go:build !openblas
+
+package linalg
+
+// BLASImplementation describes the BLAS this build uses: gonum's pure-Go
+// BLAS by default, the system OpenBLAS when built with -tags openblas (see
+// blas_openblas.go; Debian's libopenblas-dev provides it).
+func BLASImplementation() string { return "gonum pure Go (gonum.org/v1/gonum/blas/gonum)" }
+
+// gramFusedMaxBlock is the largest block that the Gram operators apply in
+// one fused pass over A (see fusedGramTo); larger blocks go through two
+// matrix products. With the pure-Go BLAS the fused pass wins up to blocks
+// of 16 (randomized PCA's q + 10); with OpenBLAS only for the few vectors
+// of a Lanczos block, where a product runs at matrix–vector speed.
+const gramFusedMaxBlock = 16

@@ -1,0 +1,35 @@
+//go:build openblas
+
+package linalg
+
+// Built with -tags openblas, every gonum BLAS call in the process (mat.Dense
+// products, the blas64.Gemm calls of dimred's tiled kernels) goes to the
+// system OpenBLAS through cgo (gonum.org/v1/netlib/blas/netlib). The build
+// needs a C compiler and the library with its headers (Debian:
+// libopenblas-dev). Without the tag dimred uses gonum's pure-Go BLAS and
+// builds everywhere.
+
+/*
+#cgo LDFLAGS: -lopenblas
+char *openblas_get_config(void);
+char *openblas_get_corename(void);
+*/
+import "C"
+
+import (
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/netlib/blas/netlib"
+)
+
+func init() { blas64.Use(netlib.Implementation{}) }
+
+// BLASImplementation describes the BLAS this build uses: here OpenBLAS,
+// with its build configuration and the kernel it selected for this
+// processor (OpenBLAS reads OPENBLAS_CORETYPE at start-up).
+func BLASImplementation() string {
+	return C.GoString(C.openblas_get_config()) + " (kernel " + C.GoString(C.openblas_get_corename()) + ")"
+}
+
+// gramFusedMaxBlock: see blas_gonum.go. OpenBLAS's matrix products beat the
+// fused pure-Go pass from a handful of vectors on.
+const gramFusedMaxBlock = 4
