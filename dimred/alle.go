@@ -370,7 +370,10 @@ var _ SpectralModel = (*AcyclicLLE)(nil)
 
 // EigenvaluesTo stores the q leading eigenvalues of H (MMᵀ)⁻¹ H in dst
 // (nil allocates) and returns it.
-func (a *AcyclicLLE) EigenvaluesTo(dst []float64) []float64 { a.mustFit(); return copyVals(dst, a.vals) }
+func (a *AcyclicLLE) EigenvaluesTo(dst []float64) []float64 {
+	a.mustFit()
+	return copyVals(dst, a.vals)
+}
 
 // Implied returns the centred covariance B = H (MMᵀ)⁻¹ H (n×n, formed
 // densely by n triangular solves, O(n²k)), whose top eigenvectors scaled

@@ -253,4 +253,7 @@ func (d *DRILL) EigenvaluesTo(dst []float64) []float64 { d.mustFit(); return cop
 
 // Implied returns the centred covariance B = H W H (n×n), whose top
 // eigenvectors scaled by √λ are the embedding.
-func (d *DRILL) Implied() ImpliedMatrix { d.mustFit(); return ImpliedMatrix{Covariance: centreSym(d.w)} }
+func (d *DRILL) Implied() ImpliedMatrix {
+	d.mustFit()
+	return ImpliedMatrix{Covariance: centreSym(d.w)}
+}

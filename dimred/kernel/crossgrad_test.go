@@ -32,7 +32,9 @@ func TestCrossGradFiniteDifferences(t *testing.T) {
 		"Bias":       func() CrossParamKernel { return &Bias{Variance: 0.4} },
 		"White":      func() CrossParamKernel { return &White{Variance: 0.2} },
 		"GradLinear": func() CrossParamKernel { return &GradLinear{Variance: 0.7} },
-		"Sum":        func() CrossParamKernel { return Sum{&GradRBF{Variance: 1.3, LengthScale: 0.8}, &GradLinear{Variance: 0.7}, &Bias{Variance: 0.4}} },
+		"Sum": func() CrossParamKernel {
+			return Sum{&GradRBF{Variance: 1.3, LengthScale: 0.8}, &GradLinear{Variance: 0.7}, &Bias{Variance: 0.4}}
+		},
 	}
 	// f = Σ_ij G_ij K_ij + Σ_i w_i k(a_i, a_i), a scalar of A, B and θ.
 	f := func(k CrossParamKernel, A, B *mat.Dense) float64 {

@@ -105,9 +105,9 @@ type pkgDoc struct {
 	Path       string // relative to the module, e.g. "dimred"
 	ImportPath string
 	Name       string
-	Synopsis string
-	Doc      template.HTML
-	Items    []item
+	Synopsis   string
+	Doc        template.HTML
+	Items      []item
 }
 
 type item struct {
@@ -280,8 +280,8 @@ func formatNumber(v *float64) string {
 }
 
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"num":    formatNumber,
-		"agrees": func(n number) string {
+	"num": formatNumber,
+	"agrees": func(n number) string {
 		a := n.Against()
 		if a == nil || n.Ours == nil || n.Tol == nil {
 			return ""
