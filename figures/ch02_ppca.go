@@ -151,8 +151,8 @@ func covEllipse(mx, my, a, b, c, k float64) ([]float64, []float64) {
 }
 
 // Fig2_2GenerativeModel fills the draft's placeholder Fig 2.2 ("What goes
-// here", §2.2.2) with the catalog's suggestion: the generative
-// process drawn in three steps for q = 1, p = 2. (a) x ~ N(0, 1); (b) the
+// here", §2.2.2) with the generative process drawn in three steps for
+// q = 1, p = 2. (a) x ~ N(0, 1); (b) the
 // degenerate Gaussian W x + μ on a line, covariance W Wᵀ (rank one); (c)
 // y = W x + μ + ε, covariance C = W Wᵀ + σ²I. Ellipses are one and two
 // standard deviations. Editorial: the draft has no figure here.
