@@ -379,12 +379,10 @@ func compareNumbers(s CompareScore) []Number {
 		}
 		out = append(out, Ours(key, v))
 	}
-	if errors.Is(s.Err, errNotRun) {
-		return nil
-	}
 	if s.X == nil {
-		add("fit failed", math.NaN(), 0)
-		return out
+		// Not run, or the fit refused the data (oil's disconnected graph):
+		// no numbers; the caption and the notebook's table say which.
+		return nil
 	}
 	if s.NNErrors >= 0 {
 		add("1-NN errors", float64(s.NNErrors), 0)
