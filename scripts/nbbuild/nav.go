@@ -95,7 +95,14 @@ func chapterEntry(nb nbsrc.Notebook) string {
 			continue
 		}
 		for _, h := range nbsrc.Headings(c.Source) {
-			if h.Level == 2 {
+			switch {
+			case h.Level != 2:
+			case strings.ContainsAny(h.Text, "§;$\\"):
+				// nbconvert and Jupyter derive these headings' ids in ways
+				// that differ (maths, section signs): list them unlinked
+				// rather than with a link that may not resolve.
+				secs = append(secs, h.Text)
+			default:
 				secs = append(secs, fmt.Sprintf("[%s](%s.ipynb#%s)", h.Text, nb.Name, nbsrc.Anchor(h.Text)))
 			}
 		}
