@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/internal/vec"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -130,8 +131,9 @@ func (o *upperSymOp) mulBlockTo(dst, x []float64, b int) {
 			for v := 0; v < b; v++ {
 				xv := x[v*n : v*n+n]
 				av := acc[v*n : v*n+n]
-				av[i] += d*xv[i] + floats.Dot(row, xv[i+1:])
-				floats.AddScaled(av[i+1:], xv[i], row)
+				// Row i of the triangle gives (Ax)_i its entries right of
+				// the diagonal and, by symmetry, adds x_i a_ij to (Ax)_j.
+				av[i] += d*xv[i] + vec.DotAxpy(av[i+1:], xv[i], row, xv[i+1:])
 			}
 		}
 	})

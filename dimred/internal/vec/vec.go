@@ -1,0 +1,43 @@
+package vec
+
+// Dot returns Σ_i x_i y_i. len(y) must be at least len(x).
+func Dot(x, y []float64) float64 {
+	n := len(x)
+	if n == 0 {
+		return 0
+	}
+	y = y[:n]
+	m := 0
+	s := 0.0
+	if useAsm && n >= 16 {
+		m = n &^ 15
+		s = dotAsm(&x[0], &y[0], m)
+	}
+	for i := m; i < n; i++ {
+		s += x[i] * y[i]
+	}
+	return s
+}
+
+// DotAxpy returns Σ_i a_i x_i and sets acc_i += alpha a_i, in one pass
+// over a: the two halves of a symmetric product from one stored row of a
+// triangle. len(x) and len(acc) must be at least len(a).
+func DotAxpy(acc []float64, alpha float64, a, x []float64) float64 {
+	n := len(a)
+	if n == 0 {
+		return 0
+	}
+	x = x[:n]
+	acc = acc[:n]
+	m := 0
+	s := 0.0
+	if useAsm && n >= 16 {
+		m = n &^ 15
+		s = dotAxpyAsm(&acc[0], alpha, &a[0], &x[0], m)
+	}
+	for i := m; i < n; i++ {
+		s += a[i] * x[i]
+		acc[i] += alpha * a[i]
+	}
+	return s
+}

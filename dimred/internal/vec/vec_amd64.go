@@ -1,0 +1,40 @@
+//go:build !noasm
+
+package vec
+
+import "golang.org/x/sys/cpu"
+
+// useAsm reports whether the AVX2/FMA kernels run (the operating system
+// must also save the wide registers, which cpu.X86.HasAVX2 includes).
+var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// dotAsm returns Σ x_i y_i over the first n entries; n is a positive
+// multiple of 16.
+//
+//go:noescape
+func dotAsm(x, y *float64, n int) float64
+
+// dotAxpyAsm returns Σ a_i x_i and adds alpha a_i to acc_i over the first
+// n entries; n is a positive multiple of 16.
+//
+//go:noescape
+func dotAxpyAsm(acc *float64, alpha float64, a, x *float64, n int) float64
+
+// scaledExpAsm sets dst_j = v exp(a x_j) over the first n entries (n a
+// positive multiple of 4) and returns a non-zero mask if some a x_j was
+// outside [−708, 709] or NaN (those entries must be recomputed).
+//
+//go:noescape
+func scaledExpAsm(dst, x *float64, a, v float64, n int) int
+
+// sumAddAsm adds a to acc over the first n entries (n a positive multiple
+// of 16) and returns their sum.
+//
+//go:noescape
+func sumAddAsm(acc, a *float64, n int) float64
+
+// addSqDiffAsm adds (col_j − c)² to d_j over the first n entries (n a
+// positive multiple of 8).
+//
+//go:noescape
+func addSqDiffAsm(d, col *float64, c float64, n int)

@@ -1,0 +1,17 @@
+//go:build !amd64 || noasm
+
+package vec
+
+const useAsm = false
+
+func dotAsm(x, y *float64, n int) float64 { panic("unreachable") }
+
+func dotAxpyAsm(acc *float64, alpha float64, a, x *float64, n int) float64 {
+	panic("unreachable")
+}
+
+func scaledExpAsm(dst, x *float64, a, v float64, n int) int { panic("unreachable") }
+
+func sumAddAsm(acc, a *float64, n int) float64 { panic("unreachable") }
+
+func addSqDiffAsm(d, col *float64, c float64, n int) { panic("unreachable") }
