@@ -10,6 +10,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/internal/vec"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -246,13 +247,9 @@ func kpcaRowSums(a []float64, n, s int) ([]float64, int) {
 		rs := parts[t]
 		for i := lo; i < hi; i++ {
 			row := a[i*s+i : i*s+n]
-			sum := 0.0
-			for j, v := range row {
-				sum += v
-				if j > 0 {
-					rs[i+j] += v
-				}
-			}
+			// Row i's sum, and its entries right of the diagonal added to
+			// the sums of rows i+1, …, n−1 (their entries left of it).
+			sum := row[0] + vec.SumAdd(rs[i+1:n], row[1:])
 			if math.IsNaN(sum) || math.IsInf(sum, 0) {
 				bad[t] = i
 				return

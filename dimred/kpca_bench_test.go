@@ -57,16 +57,19 @@ func BenchmarkKernelPCARBF(b *testing.B) {
 	}
 }
 
-// BenchmarkRBFGram times the Gram matrix alone (BLAS distances + exp on
-// all cores).
+// BenchmarkRBFGram times the Gram matrix alone, on all cores: squared
+// differences summed directly up to rbfDirectMaxDim columns, the BLAS
+// Gram route beyond (p = 128), then the exponential.
 func BenchmarkRBFGram(b *testing.B) {
-	for _, n := range []int{1000, 4000} {
-		Y := kpBenchData(n)
-		K := mat.NewSymDense(n, nil)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			for range b.N {
-				kernel.Gram(K, kernel.RBF{LengthScale: 3}, Y)
-			}
-		})
+	for _, p := range []int{8, 64, 128} {
+		for _, n := range []int{1000, 4000} {
+			Y := testutil.RandDense(n, p, 99)
+			K := mat.NewSymDense(n, nil)
+			b.Run(fmt.Sprintf("p=%d/n=%d", p, n), func(b *testing.B) {
+				for range b.N {
+					kernel.Gram(K, kernel.RBF{LengthScale: 3}, Y)
+				}
+			})
+		}
 	}
 }

@@ -72,18 +72,23 @@ func TestKernelBulkMatchesEval(t *testing.T) {
 }
 
 func TestRBFGramLargeParallel(t *testing.T) {
-	// Large enough to take the multi-core paths.
-	Y := testutil.RandDense(400, 3, 4)
-	k := RBF{LengthScale: 0.8}
+	// Large enough to take the multi-core paths; widths on both sides of
+	// rbfDirectMaxDim (direct squared differences, then the Gram route).
 	var K mat.SymDense
-	Gram(&K, k, Y)
-	var C mat.Dense
-	Cross(&C, k, Y, Y)
-	for i := 0; i < 400; i += 7 {
-		for j := 0; j < 400; j += 3 {
-			want := k.Eval(Y.RawRowView(i), Y.RawRowView(j))
-			if math.Abs(K.At(i, j)-want) > 1e-12 || math.Abs(C.At(i, j)-want) > 1e-12 {
-				t.Fatalf("[%d,%d]: sym %v cross %v want %v", i, j, K.At(i, j), C.At(i, j), want)
+	k := RBF{LengthScale: 0.8}
+	for _, p := range []int{3, rbfDirectMaxDim, rbfDirectMaxDim + 1, 100} {
+		Y := testutil.RandDense(400, p, 4)
+		k = RBF{LengthScale: 0.8 * math.Sqrt(float64(p)/3)}
+		K.Reset()
+		Gram(&K, k, Y)
+		var C mat.Dense
+		Cross(&C, k, Y, Y)
+		for i := 0; i < 400; i += 7 {
+			for j := 0; j < 400; j += 3 {
+				want := k.Eval(Y.RawRowView(i), Y.RawRowView(j))
+				if math.Abs(K.At(i, j)-want) > 1e-12 || math.Abs(C.At(i, j)-want) > 1e-12 {
+					t.Fatalf("p=%d [%d,%d]: sym %v cross %v want %v", p, i, j, K.At(i, j), C.At(i, j), want)
+				}
 			}
 		}
 	}
