@@ -119,7 +119,7 @@ func EigenSym(a mat.Symmetric, k int, end EigenEnd, s *EigenSettings) (vals []fl
 // √(λ_max/gap) as Lanczos itself, so it is not faster without a good
 // preconditioner. What does cost is Lanczos's full reorthogonalisation when
 // the wanted end is clustered (hundreds of basis vectors at O(n·m) each), so
-// for a *CSR with n ≥ 1500 Lanczos runs on a Chebyshev polynomial filter of
+// for a *CSR with n ≥ 500 Lanczos runs on a Chebyshev polynomial filter of
 // the matrix (see chebyshev.go): d = 32 cheap sparse products per basis
 // vector, about a fifth of the basis, and a final Rayleigh–Ritz check with
 // the matrix itself. Measured: BenchmarkEigenLaplacianBottom3. Eigenvalues

@@ -9,6 +9,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/internal/vec"
 	"github.com/dimredbook/book/dimred/internal/rng"
 
 	"gonum.org/v1/gonum/blas"
@@ -240,8 +241,8 @@ func (g gramOp) fusedGramTo(dst, x []float64, b int) {
 		for i := lo; i < hi; i++ {
 			row := g.a.Data[i*g.a.Stride : i*g.a.Stride+n]
 			for v := 0; v < b; v++ {
-				if z := floats.Dot(row, x[v*n:(v+1)*n]) - mx[v]; z != 0 {
-					floats.AddScaled(d[v*n:(v+1)*n], z, row)
+				if z := vec.Dot(row, x[v*n:(v+1)*n]) - mx[v]; z != 0 {
+					vec.Axpy(d[v*n:(v+1)*n], z, row)
 					zs[v] += z
 				}
 			}

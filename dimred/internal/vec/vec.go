@@ -41,3 +41,21 @@ func DotAxpy(acc []float64, alpha float64, a, x []float64) float64 {
 	}
 	return s
 }
+
+// Axpy sets dst_i += alpha x_i. len(dst) must be at least len(x); dst and
+// x must not overlap.
+func Axpy(dst []float64, alpha float64, x []float64) {
+	n := len(x)
+	if n == 0 {
+		return
+	}
+	dst = dst[:n]
+	m := 0
+	if useAsm && n >= 16 {
+		m = n &^ 15
+		axpyAsm(&dst[0], alpha, &x[0], m)
+	}
+	for i := m; i < n; i++ {
+		dst[i] += alpha * x[i]
+	}
+}

@@ -38,3 +38,9 @@ func sumAddAsm(acc, a *float64, n int) float64
 //
 //go:noescape
 func addSqDiffAsm(d, col *float64, c float64, n int)
+
+// axpyAsm adds alpha x to dst over the first n entries (n a positive
+// multiple of 16).
+//
+//go:noescape
+func axpyAsm(dst *float64, alpha float64, x *float64, n int)

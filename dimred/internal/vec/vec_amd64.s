@@ -86,3 +86,31 @@ dalloop:
 	VZEROUPPER
 	MOVSD X0, ret+40(FP)
 	RET
+
+// func axpyAsm(dst *float64, alpha float64, x *float64, n int)
+// dst_i += alpha x_i for i < n (n a positive multiple of 16).
+TEXT ·axpyAsm(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	VBROADCASTSD alpha+8(FP), Y8
+	MOVQ         x+16(FP), SI
+	MOVQ         n+24(FP), CX
+
+axpyloop:
+	VMOVUPD     (DI), Y0
+	VMOVUPD     32(DI), Y1
+	VMOVUPD     64(DI), Y2
+	VMOVUPD     96(DI), Y3
+	VFMADD231PD (SI), Y8, Y0
+	VFMADD231PD 32(SI), Y8, Y1
+	VFMADD231PD 64(SI), Y8, Y2
+	VFMADD231PD 96(SI), Y8, Y3
+	VMOVUPD     Y0, (DI)
+	VMOVUPD     Y1, 32(DI)
+	VMOVUPD     Y2, 64(DI)
+	VMOVUPD     Y3, 96(DI)
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	SUBQ        $16, CX
+	JNZ         axpyloop
+	VZEROUPPER
+	RET

@@ -15,3 +15,5 @@ func scaledExpAsm(dst, x *float64, a, v float64, n int) int { panic("unreachable
 func sumAddAsm(acc, a *float64, n int) float64 { panic("unreachable") }
 
 func addSqDiffAsm(d, col *float64, c float64, n int) { panic("unreachable") }
+
+func axpyAsm(dst *float64, alpha float64, x *float64, n int) { panic("unreachable") }

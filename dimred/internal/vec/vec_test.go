@@ -62,6 +62,13 @@ func TestKernels(t *testing.T) {
 				t.Errorf("n=%d: acc[%d] = %v, want %v", n, i, ac[i], wantAcc[i])
 			}
 		}
+		ax := append([]float64(nil), before[3:n+3]...)
+		Axpy(ax, alpha, a)
+		for i := range ax {
+			if d := math.Abs(ax[i] - wantAcc[i]); d > accTol[i] {
+				t.Errorf("n=%d: Axpy [%d] = %v, want %v", n, i, ax[i], wantAcc[i])
+			}
+		}
 		// Nothing outside acc[:n] was written.
 		if acc[0] != before[0] || acc[1] != before[1] || acc[2] != before[2] {
 			t.Errorf("n=%d: DotAxpy wrote before acc", n)
