@@ -3,6 +3,8 @@ package linalg
 import (
 	"math"
 
+	"github.com/dimredbook/book/dimred/internal/vec"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -20,9 +22,11 @@ func UnitScale(a mat.Matrix) (mat.Matrix, float64) {
 	m := 0.0
 	if rm, ok := a.(mat.RawMatrixer); ok {
 		raw := rm.RawMatrix()
-		for i := 0; i < r; i++ {
-			for _, v := range raw.Data[i*raw.Stride : i*raw.Stride+c] {
-				m = math.Max(m, math.Abs(v))
+		if raw.Stride == c {
+			m = vec.MaxAbs(raw.Data[:r*c])
+		} else {
+			for i := 0; i < r && !math.IsNaN(m); i++ {
+				m = math.Max(m, vec.MaxAbs(raw.Data[i*raw.Stride:i*raw.Stride+c]))
 			}
 		}
 	} else {

@@ -1,5 +1,7 @@
 package vec
 
+import "math"
+
 // Dot returns Σ_i x_i y_i. len(y) must be at least len(x).
 func Dot(x, y []float64) float64 {
 	n := len(x)
@@ -58,4 +60,26 @@ func Axpy(dst []float64, alpha float64, x []float64) {
 	for i := m; i < n; i++ {
 		dst[i] += alpha * x[i]
 	}
+}
+
+// MaxAbs returns max_i |x_i| (0 for an empty x), or NaN if some x_i is NaN.
+func MaxAbs(x []float64) float64 {
+	n := len(x)
+	m := 0
+	mx := 0.0
+	if useAsm && n >= 8 {
+		m = n &^ 7
+		var nan int
+		if mx, nan = maxAbsAsm(&x[0], m); nan != 0 {
+			return math.NaN()
+		}
+	}
+	for _, v := range x[m:] {
+		if a := math.Abs(v); a > mx {
+			mx = a
+		} else if a != a {
+			return math.NaN()
+		}
+	}
+	return mx
 }

@@ -44,3 +44,9 @@ func addSqDiffAsm(d, col *float64, c float64, n int)
 //
 //go:noescape
 func axpyAsm(dst *float64, alpha float64, x *float64, n int)
+
+// maxAbsAsm returns max |x_i| over the first n entries (n a positive
+// multiple of 8) and a non-zero nan if one of them is NaN.
+//
+//go:noescape
+func maxAbsAsm(x *float64, n int) (m float64, nan int)

@@ -114,3 +114,44 @@ axpyloop:
 	JNZ         axpyloop
 	VZEROUPPER
 	RET
+
+DATA absMask<>+0(SB)/8, $0x7fffffffffffffff
+DATA absMask<>+8(SB)/8, $0x7fffffffffffffff
+DATA absMask<>+16(SB)/8, $0x7fffffffffffffff
+DATA absMask<>+24(SB)/8, $0x7fffffffffffffff
+GLOBL absMask<>(SB), RODATA|NOPTR, $32
+
+// func maxAbsAsm(x *float64, n int) (m float64, nan int)
+// m = max |x_i| over i < n (n a positive multiple of 8); nan ≠ 0 if some
+// x_i is NaN (m is then meaningless).
+TEXT ·maxAbsAsm(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), SI
+	MOVQ    n+8(FP), CX
+	VMOVUPD absMask<>(SB), Y8
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y4, Y4, Y4
+
+maxloop:
+	VANDPD  (SI), Y8, Y2
+	VANDPD  32(SI), Y8, Y3
+	VCMPPD  $3, Y2, Y2, Y5
+	VCMPPD  $3, Y3, Y3, Y6
+	VORPD   Y5, Y4, Y4
+	VORPD   Y6, Y4, Y4
+	VMAXPD  Y2, Y0, Y0
+	VMAXPD  Y3, Y1, Y1
+	ADDQ    $64, SI
+	SUBQ    $8, CX
+	JNZ     maxloop
+
+	VMAXPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPD       X1, X0, X0
+	VPERMILPD    $1, X0, X1
+	VMAXPD       X1, X0, X0
+	VMOVMSKPD    Y4, AX
+	VZEROUPPER
+	MOVSD        X0, m+16(FP)
+	MOVQ         AX, nan+24(FP)
+	RET

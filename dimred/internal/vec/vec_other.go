@@ -17,3 +17,5 @@ func sumAddAsm(acc, a *float64, n int) float64 { panic("unreachable") }
 func addSqDiffAsm(d, col *float64, c float64, n int) { panic("unreachable") }
 
 func axpyAsm(dst *float64, alpha float64, x *float64, n int) { panic("unreachable") }
+
+func maxAbsAsm(x *float64, n int) (float64, int) { panic("unreachable") }

@@ -119,3 +119,28 @@ func BenchmarkDot(b *testing.B) {
 		})
 	}
 }
+
+func TestMaxAbs(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n <= 40; n++ {
+		x := make([]float64, n)
+		want := 0.0
+		for i := range x {
+			x[i] = rnd.NormFloat64() * math.Exp(10*rnd.NormFloat64())
+			want = math.Max(want, math.Abs(x[i]))
+		}
+		if got := MaxAbs(x); got != want {
+			t.Errorf("n=%d: MaxAbs = %v, want %v", n, got, want)
+		}
+		for i := range x {
+			for _, v := range []float64{math.NaN(), math.Inf(-1)} {
+				y := append([]float64(nil), x...)
+				y[i] = v
+				got := MaxAbs(y)
+				if math.IsNaN(v) && !math.IsNaN(got) || math.IsInf(v, 0) && !math.IsInf(got, 1) {
+					t.Errorf("n=%d: MaxAbs with %v at %d = %v", n, v, i, got)
+				}
+			}
+		}
+	}
+}
