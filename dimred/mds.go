@@ -179,9 +179,9 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 	if err := m.checkQ(n); err != nil {
 		return err
 	}
-	m.y, m.land = nil, nil // no training points: ProjectTo is unavailable
+	m.y, m.land, m.yex = nil, nil, 0 // no training points: ProjectTo is unavailable
 	var (
-		sd     *mat.SymDense // the matrix the fit works on, if not D itself
+		sd     *mat.SymDense // the matrix the fit works on (D itself when read in place)
 		mx     float64       // largest entry, as given (plain when Plain)
 		mi, mj int           // where
 	)
