@@ -152,12 +152,12 @@ type SDPReport struct {
 // Fit builds the neighbourhood graph of the rows of Y (n×p, never
 // modified), solves the MVU programme and extracts the embedding. It
 // returns an error wrapping ErrNaN for a non-finite entry of Y,
-// ErrTooFewPoints for n < 2 or k ≥ n, ErrDisconnected when the graph has more than
-// one component (the programme is then unbounded: raise K), ErrOverflow
-// when squared distances overflow, ErrSingular when the solver breaks
-// down without an iterate or reports infeasibility (the programme is
-// feasible by construction, so either is numerical), and ErrNotConverged
-// when the SDP stopped short of Tol. After ErrNotConverged the model is
+// ErrTooFewPoints for n < 2 or k ≥ n, ErrDisconnected when the graph has
+// more than one component (the programme is then unbounded: raise K),
+// ErrOverflow when squared distances overflow, ErrSingular when the
+// solver breaks down without an iterate or reports infeasibility (the
+// programme is feasible by construction, so either is numerical), and
+// ErrNotConverged when the SDP stopped short of Tol. After ErrNotConverged the model is
 // fitted with the last iterate (see the stall policy on MVU); any other
 // error leaves it unfitted. It panics if K is negative or Q (which must
 // be set), Tol or MaxIter is out of range.
