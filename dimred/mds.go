@@ -309,13 +309,25 @@ func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) (mx 
 }
 
 // maxUpper returns the largest entry of the upper triangle of a and where
-// it is.
+// it is (in parallel over rows).
 func maxUpper(a blas64.Symmetric) (mx float64, mi, mj int) {
-	for i := 0; i < a.N; i++ {
-		for jj, v := range a.Data[i*a.Stride+i : i*a.Stride+a.N] {
-			if v > mx {
-				mx, mi, mj = v, i, i+jj
+	n := a.N
+	rowMax := make([]float64, n)
+	rowArg := make([]int, n)
+	parallel.ForWork(n, n*n/2, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			rm, ra := 0.0, i
+			for jj, v := range a.Data[i*a.Stride+i : i*a.Stride+n] {
+				if v > rm {
+					rm, ra = v, i+jj
+				}
 			}
+			rowMax[i], rowArg[i] = rm, ra
+		}
+	})
+	for i, v := range rowMax {
+		if v > mx {
+			mx, mi, mj = v, i, rowArg[i]
 		}
 	}
 	return mx, mi, mj
