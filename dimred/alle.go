@@ -70,9 +70,9 @@ var _ Embedder = (*AcyclicLLE)(nil)
 
 // Fit computes the parents, the n regressions and the embedding of the
 // rows of Y (n×p, not modified). It returns an error wrapping ErrNaN for
-// non-finite data, ErrTooFewPoints for n < 3, ErrSingular if a point is
-// reproduced exactly by its parents (infinite precision; set Reg). It
-// panics for K ∉ [1, n−1], q ∉ [1, n−1] or an Order that is not a
+// non-finite data, ErrTooFewPoints for n < 3 or k ≥ n, ErrSingular if a
+// point is reproduced exactly by its parents (infinite precision; set
+// Reg). It panics for K < 0, q ∉ [1, n−1] or an Order that is not a
 // permutation of 0…n−1.
 func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	a.x = nil
@@ -80,17 +80,10 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	if n < 3 {
 		return fmt.Errorf("%w: AcyclicLLE needs at least 3 points, have %d", ErrTooFewPoints, n)
 	}
-	k, q := a.K, a.Q
-	if k == 0 {
-		k = 6
-	}
-	if a.K == 0 && k > n-1 {
-		// The default k on a small data set is a property of the data,
-		// not a programmer error (an explicit K ≥ n is).
-		return fmt.Errorf("%w: AcyclicLLE with the default k = %d parents needs n > k points, have %d", ErrTooFewPoints, k, n)
-	}
-	if k < 1 || k > n-1 {
-		panic(fmt.Sprintf("dimred: AcyclicLLE.K = %d outside [1, %d]", k, n-1))
+	q := a.Q
+	k, err := neighbourK("AcyclicLLE", "parents", a.K, 6, n)
+	if err != nil {
+		return err
 	}
 	if p == 0 {
 		panic(noColumns("AcyclicLLE"))

@@ -97,9 +97,9 @@ func TestConformanceFewPoints(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			n := c.q + 1
 			m := c.new()
-			// The default neighbour count (an explicit K ≥ n is a
-			// programmer error and may panic); an explicit number of
-			// inducing points m needs n ≥ m.
+			// The default neighbour count (an explicit K ≥ n is
+			// ErrTooFewPoints too: TestNeighbourCountTooLarge); an
+			// explicit number of inducing points m needs n ≥ m.
 			if k := reflect.ValueOf(m).Elem().FieldByName("K"); k.IsValid() {
 				k.SetInt(0)
 			}

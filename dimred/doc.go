@@ -81,6 +81,11 @@
 //     is a programmer error and Fit panics. The one exception is
 //     BayesianPCA, whose Q is only an upper bound that automatic relevance
 //     determination prunes; its zero value means the largest useful bound.
+//   - K is the neighbour count of the neighbourhood methods (LLE, Isomap,
+//     LaplacianEigenmaps, MVU, MEU, AcyclicLLE, DRILL): zero selects the
+//     method's default, a negative K panics, and a k ≥ n, default or
+//     explicit, is an error wrapping [ErrTooFewPoints] naming k and n —
+//     too large a k is a property of the data size, not of the code.
 //   - Method selects the algorithm (PCA.Method, PPCA.Method); Eigen
 //     (*linalg.EigenSettings, nil for defaults) tunes the eigensolver
 //     wherever one runs; MaxIter counts iterations.

@@ -86,28 +86,23 @@ type DRILLKKT struct {
 
 // Fit solves the (restricted) graphical lasso for the rows of Y (n×p, not
 // modified) and computes the embedding. It returns an error wrapping
-// ErrNaN for non-finite data, ErrTooFewPoints for n < 3, ErrSingular when
-// no positive definite solution exists (ρ = 0 with AllPairs, or duplicate
-// neighbouring points with ρ = 0), or ErrNotConverged (the model is then
-// fitted with the last sweep). It panics for K ∉ [1, n−1], q ∉ [1, n−1] or
-// ρ < 0.
+// ErrNaN for non-finite data, ErrTooFewPoints for n < 3 or (without
+// AllPairs) k ≥ n, ErrSingular when no positive definite solution exists
+// (ρ = 0 with AllPairs, or duplicate neighbouring points with ρ = 0), or
+// ErrNotConverged (the model is then fitted with the last sweep). It
+// panics for K < 0, q ∉ [1, n−1] or ρ < 0.
 func (d *DRILL) Fit(Y mat.Matrix) error {
 	d.x = nil
 	n, p := Y.Dims()
 	if n < 3 {
 		return fmt.Errorf("%w: DRILL needs at least 3 points, have %d", ErrTooFewPoints, n)
 	}
-	k, q := d.K, d.Q
-	if k == 0 {
-		k = 6
-	}
-	if !d.AllPairs && d.K == 0 && k > n-1 {
-		// The default k on a small data set is a property of the data,
-		// not a programmer error (an explicit K ≥ n is).
-		return fmt.Errorf("%w: DRILL with the default k = %d neighbours needs n > k points, have %d", ErrTooFewPoints, k, n)
-	}
-	if !d.AllPairs && (k < 1 || k > n-1) {
-		panic(fmt.Sprintf("dimred: DRILL.K = %d outside [1, %d]", k, n-1))
+	q, k := d.Q, d.K
+	if !d.AllPairs {
+		var err error
+		if k, err = neighbourK("DRILL", "neighbours", d.K, 6, n); err != nil {
+			return err
+		}
 	}
 	if p == 0 {
 		panic(noColumns("DRILL"))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/kernel"
+	"github.com/dimredbook/book/dimred/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -35,6 +36,24 @@ import (
 // conjugate gradients run for 2000 iterations; both find a local optimum
 // of the same function, and from the same start they usually find the same
 // one. One evaluation costs a Cholesky factorisation of K, O(n³ + n²p).
+//
+// Scale: with the default kernel every term of K has a free variance, so
+// the model is scale-equivariant — K ↦ s²K maps the optimum for Y to the
+// optimum for sY — and its maximised log likelihood obeys
+//
+//	S(sY) = S(Y) − np·log s,
+//
+// the variances' log hyperparameters moving by 2 log s and ℓ not at all.
+// The reference start α_r = 1 only suits data of about unit scale: from it
+// the optimiser stopped at once on data ~1e±10 or beyond (the score of
+// 1e150·Y was 8e7 nats too low). So, with the default kernel, data whose
+// root-mean-square Ŷ entry lies outside [2^-10.5, 2^10.5] (about 7e-4 to
+// 1.4e3) are divided by the power of two c nearest that RMS before the
+// optimisation (exactly), and S and θ are mapped back (S − np·log c, log
+// variances + 2 log c). Inside that range the reference start is used in
+// the data's own units, as the reference code does. A Kernel of the
+// caller's starts where the caller put it, in the data's units, and is
+// not rescaled.
 type GPLVMScore struct {
 	// Kernel, if non-nil, is the covariance function, with its starting
 	// hyperparameters; Score leaves it at the optimum. nil means the
@@ -79,8 +98,11 @@ func DefaultScoreKernel() kernel.Sum {
 // marginal likelihood of Y (n×p) given the embedding X (n×q). Neither X
 // nor Y is modified. It returns an error wrapping ErrNaN for non-finite
 // input, ErrTooFewPoints for n < 2, ErrSingular if the Gram matrix loses
-// positive definiteness at the start, or ErrNotConverged (with the result
-// at the last iterate) when MaxIter is reached.
+// positive definiteness at the start, ErrOverflow when the data's sum of
+// squares or the log likelihood overflows float64 (data ~1e+155 with a
+// Kernel of the caller's; with the default kernel any finite Y is scored),
+// or ErrNotConverged (with the result at the last iterate) when MaxIter is
+// reached.
 func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 	n, _ := X.Dims()
 	ny, p := Y.Dims()
@@ -100,10 +122,15 @@ func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 		return nil, err
 	}
 	k := s.Kernel
-	if k == nil {
+	own := k != nil
+	if !own {
 		k = DefaultScoreKernel()
 	}
-	Yc := mat.DenseCopyOf(Y)
+	// Centre a copy at a safe scale: Y = ys·2^e (linalg.UnitScale; e = 0
+	// and ys = Y for data of ordinary scale).
+	ys, sc := linalg.UnitScale(Y)
+	e := powerOfTwo(sc)
+	Yc := mat.DenseCopyOf(ys)
 	for j := 0; j < p; j++ {
 		var m float64
 		for i := 0; i < n; i++ {
@@ -114,14 +141,40 @@ func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 			Yc.Set(i, j, Yc.At(i, j)-m)
 		}
 	}
+	// The optimisation works on Ŷ/2^ec: ec is 0, or with the default
+	// kernel the power of two nearest the RMS of Ŷ when that lies outside
+	// 2^±10.5 (see Scale on GPLVMScore).
+	ec := 0
+	if !own {
+		if v := meanSquare(Yc); v > 0 {
+			if r := e + int(math.Round(0.5*math.Log2(v))); r < -10 || r > 10 {
+				ec = r
+			}
+		}
+	}
+	if d := e - ec; d != 0 {
+		Yc.Apply(func(_, _ int, v float64) float64 { return math.Ldexp(v, d) }, Yc)
+	}
+	if v := meanSquare(Yc); math.IsInf(v, 0) {
+		return nil, errs.Overflowf("GPLVMScore: the mean square of the centred Y overflows; rescale Y or use the default kernel")
+	}
+	shift := float64(ec) * math.Ln2 // log c: S = S_c − np·log c
+	mon := s.Monitor
+	if mon != nil && ec != 0 {
+		mon = func(iter int, ll float64) bool { return s.Monitor(iter, ll-float64(n*p)*shift) }
+	}
 	Xd := mat.DenseCopyOf(X)
 	ev := newGPEval(k, Xd, Yc)
 	ev.jitter = scoreJitter(Yc, s.Jitter)
 	theta := k.Params(nil)
-	if v := ev.eval(nil, theta); math.IsInf(v, -1) {
+	if v := ev.eval(nil, theta); math.IsInf(v, -1) || math.IsNaN(v) {
+		if ev.chol.Factorize(ev.K) {
+			// K is positive definite: the likelihood itself overflowed.
+			return nil, errs.Overflowf("GPLVMScore: the log-likelihood at the start is %v; rescale Y or the kernel's start", v)
+		}
 		return nil, fmt.Errorf("%w: GPLVMScore: the Gram matrix at the start is not positive definite", ErrSingular)
 	}
-	it := newIteration("GPLVMScore L-BFGS", s.MaxIter, s.Tol, s.Monitor, 1000, 1e-9).perPoint(n)
+	it := newIteration("GPLVMScore L-BFGS", s.MaxIter, s.Tol, mon, 1000, 1e-9).perPoint(n)
 	iters, obj, err := it.maximise(theta, 1e-6, ev.eval)
 	// A line search that cannot move (gonum's "no change in location" or
 	// "failed to converge") happens where the likelihood is flat to
@@ -142,6 +195,14 @@ func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 		if e != nil && gain <= 1e-6*float64(n) {
 			err = nil
 		}
+	}
+	if ec != 0 {
+		// Back to the data's units: the log variances of the default
+		// kernel (RBF, bias, white) move by 2 log c, ℓ does not.
+		obj -= float64(n*p) * shift
+		theta[0] += 2 * shift
+		theta[2] += 2 * shift
+		theta[3] += 2 * shift
 	}
 	k.SetParams(theta)
 	res := &GPLVMScoreResult{LogLikelihood: obj, Params: theta, ParamNames: k.ParamNames(), Iterations: iters}
@@ -230,4 +291,16 @@ func scoreJitter(Yc *mat.Dense, rel float64) float64 {
 		}
 	}
 	return rel * v / float64(n*p)
+}
+
+// meanSquare returns tr(YcᵀYc)/(np), the mean square of the entries of Yc.
+func meanSquare(Yc *mat.Dense) float64 {
+	n, p := Yc.Dims()
+	var v float64
+	for i := 0; i < n; i++ {
+		for _, x := range Yc.RawRowView(i) {
+			v += x * x
+		}
+	}
+	return v / float64(n*p)
 }

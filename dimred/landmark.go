@@ -2,6 +2,7 @@ package dimred
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/rng"
@@ -33,8 +34,10 @@ func landmarkMDS(mds *ClassicalMDS, delta mat.Symmetric, toLand mat.Matrix, X *m
 
 // fitLandmarks is Fit with Landmarks = m < n: the landmark rows' squared
 // distances among themselves (m×m) and from every row (n×m), landmarkMDS,
-// and the landmarks kept for ProjectTo.
-func (m *ClassicalMDS) fitLandmarks(Y mat.Matrix) error {
+// and the landmarks kept for ProjectTo. Y is the data divided by 2^yex
+// (see ClassicalMDS.ex); the inner fit chooses its own working scale for
+// the landmarks' distances.
+func (m *ClassicalMDS) fitLandmarks(Y mat.Matrix, yex int) error {
 	n, p := Y.Dims()
 	k := m.Landmarks
 	if k <= m.Q {
@@ -62,8 +65,15 @@ func (m *ClassicalMDS) fitLandmarks(Y mat.Matrix) error {
 	if err := landmarkMDS(inner, delta, &toLand, X); err != nil {
 		return errs.Wrap(err, "landmark MDS")
 	}
-	m.vals, m.all, m.u, m.r = inner.vals, inner.all, inner.u, inner.r
-	m.x, m.y, m.land = X, L, land
+	ex := inner.ex + yex
+	if err := checkEigenvalueRange(inner.vals, ex); err != nil {
+		return errs.Wrap(err, "landmark MDS")
+	}
+	if yex != 0 {
+		X.Apply(func(_, _ int, v float64) float64 { return math.Ldexp(v, yex) }, X)
+	}
+	m.vals, m.all, m.u, m.r, m.ex = inner.vals, inner.all, inner.u, inner.r, ex
+	m.x, m.y, m.yex, m.land = X, L, yex, land
 	return nil
 }
 

@@ -87,16 +87,34 @@ type ClassicalMDS struct {
 	x    *mat.Dense
 	u    *mat.Dense // n×q eigenvectors
 	r    []float64  // row means of the fitted squared distances
-	y    *mat.Dense // training data when fitted by Fit(Y) (the landmarks with Landmarks)
+	y    *mat.Dense // training data ÷ 2^yex when fitted by Fit(Y) (the landmarks with Landmarks)
 	land []int      // landmark rows of Y, or nil
+
+	// The model works at a power-of-two scale, so that squared distances
+	// of data ~1e±200 neither under- nor overflow (distanceExponent):
+	// vals, r and u are those of D/2^(2·ex), y holds the training rows
+	// divided by 2^yex, and x is in the caller's units. ex = yex = 0 for
+	// data of ordinary scale, whose results are bit-identical to an
+	// unscaled fit.
+	ex, yex int
 }
 
 // Fit runs classical MDS on the Euclidean squared distances between the
 // rows of Y (n×p). It returns an error wrapping ErrTooFewPoints when n < 2,
-// ErrNaN for a non-finite entry of Y and ErrOverflow when the squared
-// distances of finite data overflow, and panics unless 1 ≤ Q < n. (For
-// Euclidean data B = ŶŶᵀ; Fit forms D anyway so that its result is exactly
-// FitDistances of D.) A failed Fit leaves the model unfitted.
+// ErrNaN for a non-finite entry of Y and ErrOverflow when the eigenvalues
+// of B, λ ~ n·s² for data of scale s, overflow float64 (s beyond about
+// 1e+150), and panics unless 1 ≤ Q < n. (For Euclidean data B = ŶŶᵀ; Fit
+// forms D anyway so that its result is FitDistances of D.) A failed Fit
+// leaves the model unfitted.
+//
+// Classical MDS is scale-equivariant — the configuration of sY is s times
+// that of Y, its eigenvalues s² times — and Fit keeps it so at any scale:
+// it works on Y/2^e for a power of two 2^e near max|y_ij| when that lies
+// outside 2^±400 (linalg.UnitScale; exact), and again on D/2^(2e') when
+// the squared distances lie outside 2^±400, and scales the results back.
+// (Before, the squared distances of data ~1e-200 underflowed to zero and
+// Fit returned X = 0.) Eigenvalues below float64's normal range
+// (≈ 2.2e-308, data below ~1e-155) are reported rounded, possibly to zero.
 func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.x)
 	n, _ := Y.Dims()
@@ -107,16 +125,26 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
 		return err
 	}
 	m.land = nil
+	ys, sc := linalg.UnitScale(Y)
+	yex := powerOfTwo(sc)
 	if m.Landmarks > 0 && m.Landmarks < n {
-		return m.fitLandmarks(Y)
+		return m.fitLandmarks(ys, yex)
 	}
 	D := mat.NewSymDense(n, nil)
-	linalg.PairwiseSquaredDistances(D, Y)
+	linalg.PairwiseSquaredDistances(D, ys)
 	if err := errs.CheckOverflow(D, "ClassicalMDS squared distances D"); err != nil {
 		return err
 	}
-	m.y = mat.DenseCopyOf(Y)
-	return m.fit(D)
+	mx, i, j := maxUpper(D.RawSymmetric())
+	dex, err := distanceExponent(mx, false, i, j)
+	if err != nil {
+		return err
+	}
+	if dex != 0 {
+		scaleDistances(D, D, false, dex)
+	}
+	m.y, m.yex = mat.DenseCopyOf(ys), yex
+	return m.fit(D, yex+dex)
 }
 
 // FitDistances runs classical MDS on the n×n symmetric matrix D of
@@ -129,63 +157,103 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
 // direction) are allowed and give zero columns of X. It returns an error
 // wrapping ErrTooFewPoints when n < 2. A failed fit leaves the model
 // unfitted.
+//
+// Scale: like Fit, FitDistances works on D divided by a power of two when
+// its largest entry lies outside 2^±400 (plain distances: 2^±200, divided
+// before squaring), so the configuration of s-times distances is s times
+// the configuration at any scale whose eigenvalues float64 can hold
+// (ErrOverflow beyond). It cannot recover what underflowed before the
+// call. When the largest entry of D is subnormal (below ≈ 2.2e-308), the
+// distances have lost precision in the caller's own arithmetic (squared
+// distances of points ~1e-155 apart): FitDistances returns an error
+// wrapping ErrOverflow naming that entry rather than a configuration of
+// unknown accuracy — scale D up, or pass the coordinates to Fit, which
+// rescales them itself. A D that is exactly zero is the distance matrix of
+// n identical points, and gives X = 0; squared distances that underflowed
+// entirely to zero are indistinguishable from it. Entries that underflowed
+// while the largest is normal are far below the rounding of the largest
+// (below 2^-52 of it) and do not matter.
 func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 	defer discardOnError(&err, &m.x)
 	n := D.SymmetricDim()
 	if err := m.checkQ(n); err != nil {
 		return err
 	}
-	m.y, m.land = nil, nil // no training points: ProjectTo is unavailable
-	if d, ok := D.(*mat.SymDense); ok && !m.Plain && d.RawSymmetric().Uplo == blas.Upper {
+	m.y, m.land, m.yex = nil, nil, 0 // no training points: ProjectTo is unavailable
+	var (
+		sd     *mat.SymDense // the matrix the fit works on (D itself when read in place)
+		mx     float64       // largest entry, as given (plain when Plain)
+		mi, mj int           // where
+	)
+	raw, isRaw := D.(mat.RawSymmetricer)
+	isRaw = isRaw && raw.RawSymmetric().Uplo == blas.Upper
+	switch d, ok := D.(*mat.SymDense); {
+	case ok && !m.Plain && isRaw:
 		// Squared distances as given: check them in place and solve on
 		// D itself (only read; nothing of it is kept), no n×n copy.
-		if err := m.copyDistances(nil, d.RawSymmetric()); err != nil {
+		var err error
+		if mx, mi, mj, err = m.copyDistances(nil, d.RawSymmetric()); err != nil {
 			return err
 		}
-		return m.fit(d)
-	}
-	sd := mat.NewSymDense(n, nil)
-	if rs, ok := D.(mat.RawSymmetricer); ok && rs.RawSymmetric().Uplo == blas.Upper {
-		if err := m.copyDistances(sd, rs.RawSymmetric()); err != nil {
+		sd = d
+	case isRaw:
+		sd = mat.NewSymDense(n, nil)
+		var err error
+		if mx, mi, mj, err = m.copyDistances(sd, raw.RawSymmetric()); err != nil {
 			return err
 		}
-		return m.fit(sd)
-	}
-	_, isSym := D.(*mat.SymDense)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := D.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: D[%d,%d] = %v", ErrNaN, i, j, v)
-			}
-			if v < 0 {
-				return fmt.Errorf("%w: D[%d,%d] = %v is negative", ErrNotDistance, i, j, v)
-			}
-			if i == j && v != 0 {
-				return fmt.Errorf("%w: diagonal D[%d,%d] = %v is not zero", ErrNotDistance, i, i, v)
-			}
-			if !isSym && j > i {
-				if w := D.At(j, i); w != v {
-					return fmt.Errorf("%w: D[%d,%d] = %v but D[%d,%d] = %v (not symmetric)", ErrNotDistance, i, j, v, j, i, w)
+	default:
+		sd = mat.NewSymDense(n, nil)
+		_, isSym := D.(*mat.SymDense)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				v := D.At(i, j)
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("%w: D[%d,%d] = %v", ErrNaN, i, j, v)
 				}
-			}
-			if m.Plain {
-				if v *= v; math.IsInf(v, 0) {
-					return errs.Overflowf("ClassicalMDS squared distance D[%d,%d]² = %v", i, j, v)
+				if v < 0 {
+					return fmt.Errorf("%w: D[%d,%d] = %v is negative", ErrNotDistance, i, j, v)
 				}
+				if i == j && v != 0 {
+					return fmt.Errorf("%w: diagonal D[%d,%d] = %v is not zero", ErrNotDistance, i, i, v)
+				}
+				if !isSym && j > i {
+					if w := D.At(j, i); w != v {
+						return fmt.Errorf("%w: D[%d,%d] = %v but D[%d,%d] = %v (not symmetric)", ErrNotDistance, i, j, v, j, i, w)
+					}
+				}
+				if v > mx {
+					mx, mi, mj = v, i, j
+				}
+				if m.Plain {
+					v *= v
+				}
+				sd.SetSym(i, j, v)
 			}
-			sd.SetSym(i, j, v)
 		}
 	}
-	return m.fit(sd)
+	ex, err := distanceExponent(mx, m.Plain, mi, mj)
+	if err != nil {
+		return err
+	}
+	if ex != 0 {
+		if sd == D {
+			sd = mat.NewSymDense(n, nil) // never scale the caller's D
+		}
+		scaleDistances(sd, D, m.Plain, ex)
+	}
+	return m.fit(sd, ex)
 }
 
 // copyDistances copies the upper triangle of a into dst row by row,
 // checking each entry as FitDistances documents (and squaring it when Plain),
-// in parallel over rows. A nil dst (with Plain unset) only checks.
-func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) error {
+// in parallel over rows. A nil dst (with Plain unset) only checks. It
+// returns the largest entry as given (before squaring) and where it is.
+func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) (mx float64, mi, mj int, err error) {
 	n := a.N
 	bad := make([]error, n)
+	rowMax := make([]float64, n)
+	rowArg := make([]int, n)
 	parallel.ForWork(n, n*n/2, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := a.Data[i*a.Stride+i : i*a.Stride+n]
@@ -203,6 +271,7 @@ func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) erro
 				}
 				continue
 			}
+			rm, ra := 0.0, i
 			for jj, v := range row {
 				// One comparison catches NaN, ±Inf and negatives.
 				if !(v >= 0 && v <= math.MaxFloat64) {
@@ -214,21 +283,125 @@ func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) erro
 					}
 					break
 				}
+				if v > rm {
+					rm, ra = v, i+jj
+				}
 				if m.Plain {
-					if row[jj] = v * v; math.IsInf(row[jj], 0) {
-						bad[i] = errs.Overflowf("ClassicalMDS squared distance D[%d,%d]² = %v", i, i+jj, row[jj])
-						break
-					}
+					// Squares of plain distances beyond 2^±200 are
+					// recomputed at a safe scale (scaleDistances).
+					row[jj] = v * v
 				}
 			}
+			rowMax[i], rowArg[i] = rm, ra
 		}
 	})
 	for _, err := range bad {
 		if err != nil {
-			return err // the first row with a bad entry, as the entry-by-entry scan reports
+			return 0, 0, 0, err // the first row with a bad entry, as the entry-by-entry scan reports
 		}
 	}
-	return nil
+	for i, v := range rowMax {
+		if v > mx {
+			mx, mi, mj = v, i, rowArg[i]
+		}
+	}
+	return mx, mi, mj, nil
+}
+
+// maxUpper returns the largest entry of the upper triangle of a and where
+// it is (in parallel over rows).
+func maxUpper(a blas64.Symmetric) (mx float64, mi, mj int) {
+	n := a.N
+	rowMax := make([]float64, n)
+	rowArg := make([]int, n)
+	parallel.ForWork(n, n*n/2, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			rm, ra := 0.0, i
+			for jj, v := range a.Data[i*a.Stride+i : i*a.Stride+n] {
+				if v > rm {
+					rm, ra = v, i+jj
+				}
+			}
+			rowMax[i], rowArg[i] = rm, ra
+		}
+	})
+	for i, v := range rowMax {
+		if v > mx {
+			mx, mi, mj = v, i, rowArg[i]
+		}
+	}
+	return mx, mi, mj
+}
+
+// powerOfTwo returns e for s = 2^e (linalg.UnitScale's factor).
+func powerOfTwo(s float64) int {
+	_, e := math.Frexp(s)
+	return e - 1
+}
+
+// distanceExponent returns the exponent ex of the power of two at which
+// ClassicalMDS works on distances whose largest entry is mx, D[i,j]
+// (plain distances when plain, else squared): 0 when mx is zero or lies
+// within 2^±200 (plain) or 2^±400 (squared), otherwise ex with
+// mx/2^ex (plain) or mx/2^(2·ex) (squared) in [1, 4). Squares and
+// products of the scaled distances then neither over- nor underflow
+// (the squared distances are at most about 2^800 times their smallest
+// normal neighbour, the products of the eigensolver ~2^±800). A subnormal
+// mx means the distances underflowed before the call and lost precision:
+// an error wrapping ErrOverflow naming D[i,j].
+func distanceExponent(mx float64, plain bool, i, j int) (int, error) {
+	if mx == 0 {
+		return 0, nil
+	}
+	if mx < 0x1p-1022 {
+		what := "squared distance"
+		if plain {
+			what = "distance"
+		}
+		return 0, fmt.Errorf("%w: ClassicalMDS: the largest %s, D[%d,%d] = %g, is subnormal (below 2.2e-308): the distances underflowed and lost their precision before the call; scale D up by a power of two, or give the coordinates to Fit, which rescales them",
+			ErrOverflow, what, i, j, mx)
+	}
+	if !plain {
+		mx = math.Sqrt(mx)
+	}
+	if mx >= 0x1p-200 && mx <= 0x1p+200 {
+		return 0, nil
+	}
+	return powerOfTwo(mx), nil
+}
+
+// scaleDistances sets the upper triangle of dst to the squared distances
+// of src divided by 2^(2·ex): src/2^(2·ex) when src holds squared
+// distances, (src/2^ex)² when plain. Division by a power of two is exact
+// (bar subnormal results); dst may be src.
+func scaleDistances(dst *mat.SymDense, src mat.Symmetric, plain bool, ex int) {
+	n := dst.SymmetricDim()
+	d := dst.RawSymmetric()
+	var sr blas64.Symmetric
+	rs, ok := src.(mat.RawSymmetricer)
+	if ok {
+		sr = rs.RawSymmetric()
+		ok = sr.Uplo == blas.Upper
+	}
+	parallel.ForWork(n, n*n/2, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := d.Data[i*d.Stride+i : i*d.Stride+n]
+			for jj := range row {
+				var v float64
+				if ok {
+					v = sr.Data[i*sr.Stride+i+jj]
+				} else {
+					v = src.At(i, i+jj)
+				}
+				if plain {
+					v = math.Ldexp(v, -ex)
+					row[jj] = v * v
+				} else {
+					row[jj] = math.Ldexp(v, -2*ex)
+				}
+			}
+		}
+	})
 }
 
 // checkQ is the parameter check of Fit and FitDistances: too few points
@@ -246,7 +419,9 @@ func (m *ClassicalMDS) checkQ(n int) error {
 	return nil
 }
 
-func (m *ClassicalMDS) fit(D *mat.SymDense) error {
+// fit solves classical MDS for the squared distances D of the model's
+// working scale, the true ones divided by 2^(2·ex) (see ClassicalMDS.ex).
+func (m *ClassicalMDS) fit(D *mat.SymDense, ex int) error {
 	n := D.SymmetricDim()
 	var (
 		vals []float64
@@ -296,6 +471,9 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 		return fmt.Errorf("%w: λ_%d = %.4g < 0; only %d of %s eigenvalues are positive%s; use q ≤ %d",
 			ErrNotEuclidean, m.Q, vals[m.Q-1], pos, of, zeros, ok)
 	}
+	if err := checkEigenvalueRange(vals, ex); err != nil {
+		return err
+	}
 	x := mat.NewDense(n, m.Q, nil)
 	s := 1.0
 	if m.P > 0 {
@@ -304,7 +482,7 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	for c := 0; c < m.Q; c++ {
 		sc := s * math.Sqrt(math.Max(vals[c], 0))
 		for i := 0; i < n; i++ {
-			x.Set(i, c, sc*vecs.At(i, c))
+			x.Set(i, c, math.Ldexp(sc*vecs.At(i, c), ex))
 		}
 	}
 	// Row means of D from its upper triangle: row i's stored part adds to
@@ -325,8 +503,19 @@ func (m *ClassicalMDS) fit(D *mat.SymDense) error {
 	for i := range r {
 		r[i] /= float64(n)
 	}
-	m.vals, m.x, m.r = vals, x, r
+	m.vals, m.x, m.r, m.ex = vals, x, r, ex
 	m.u = mat.DenseCopyOf(vecs.Slice(0, n, 0, m.Q))
+	return nil
+}
+
+// checkEigenvalueRange returns an error wrapping ErrOverflow when an
+// eigenvalue λ of the working scale, reported as λ·2^(2·ex), overflows.
+func checkEigenvalueRange(vals []float64, ex int) error {
+	for j, v := range vals {
+		if math.IsInf(math.Ldexp(v, 2*ex), 0) {
+			return errs.Overflowf("ClassicalMDS eigenvalue λ_%d of B = −½HDH is %.4g·2^%d, beyond float64", j+1, v, 2*ex)
+		}
+	}
 	return nil
 }
 
@@ -358,18 +547,38 @@ func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
 	}
 	checkProjectInput("ClassicalMDS.ProjectDistancesTo", Dnew, "Dnew")
 	dense.ReuseAs(dst, rows, m.Q)
+	dn := dense.AsDense(Dnew)
+	switch {
+	case m.ex != 0:
+		// The model's working scale (see ClassicalMDS.ex).
+		sq := mat.NewDense(rows, n, nil)
+		sq.Apply(func(_, _ int, v float64) float64 {
+			if m.Plain {
+				v = math.Ldexp(v, -m.ex)
+				return v * v
+			}
+			return math.Ldexp(v, -2*m.ex)
+		}, dn)
+		dn = sq
+	case m.Plain:
+		sq := mat.NewDense(rows, n, nil)
+		sq.MulElem(dn, dn)
+		dn = sq
+	}
+	m.projectSquared(dst, dn)
+}
+
+// projectSquared is ProjectDistancesTo for squared distances dn at the
+// model's working scale (the true ones divided by 2^(2·ex)); dst is in the
+// caller's units.
+func (m *ClassicalMDS) projectSquared(dst, dn *mat.Dense) {
+	rows, _ := dn.Dims()
 	s := 1.0
 	if m.P > 0 {
 		s = math.Sqrt(float64(m.Q) / float64(m.P))
 	}
 	// x_a = −½ s Λ_q^{-1/2} U_qᵀ(d_a − r): one product Dnew U_q, then the
 	// r correction, so a large Dnew (landmark MDS: n×m) is read once.
-	dn := dense.AsDense(Dnew)
-	if m.Plain {
-		sq := mat.NewDense(rows, n, nil)
-		sq.MulElem(dn, dn)
-		dn = sq
-	}
 	var t mat.Dense
 	t.Mul(dn, m.u)
 	ru := make([]float64, m.Q)
@@ -384,7 +593,7 @@ func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
 			f = -0.5 * s / math.Sqrt(m.vals[c])
 		}
 		for a := 0; a < rows; a++ {
-			dst.Set(a, c, f*(t.At(a, c)-ru[c]))
+			dst.Set(a, c, math.Ldexp(f*(t.At(a, c)-ru[c]), m.ex))
 		}
 	}
 }
@@ -393,7 +602,9 @@ func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
 // ProjectDistancesTo of their squared distances to the training rows. An
 // empty dst is resized; a dst of another shape panics with mat.ErrShape. It
 // panics if the model was fitted by FitDistances, on a shape mismatch of
-// Ynew, and on a NaN or Inf in Ynew (see Projector).
+// Ynew, on a NaN or Inf in Ynew (see Projector), and when a squared
+// distance of Ynew to the training rows overflows (Ynew ~1e+150 times
+// the training data's scale).
 func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	m.mustFit()
 	if m.y == nil {
@@ -403,27 +614,44 @@ func (m *ClassicalMDS) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 		panic(mat.ErrShape)
 	}
 	checkProjectInput("ClassicalMDS.ProjectTo", Ynew, "Ynew")
+	rows, _ := Ynew.Dims()
+	dense.ReuseAs(dst, rows, m.Q)
+	if m.yex != 0 {
+		// The training rows are kept divided by 2^yex (see ClassicalMDS.ex).
+		ys := mat.DenseCopyOf(Ynew)
+		ys.Apply(func(_, _ int, v float64) float64 { return math.Ldexp(v, -m.yex) }, ys)
+		Ynew = ys
+	}
 	var D mat.Dense
 	linalg.SquaredDistances(&D, Ynew, m.y)
-	if m.Plain {
-		// ProjectDistancesTo squares plain distances; hand it plain ones.
-		r, c := D.Dims()
-		for i := 0; i < r; i++ {
-			for j := 0; j < c; j++ {
-				D.Set(i, j, math.Sqrt(D.At(i, j)))
+	if e := m.ex - m.yex; e != 0 {
+		D.Apply(func(_, _ int, v float64) float64 { return math.Ldexp(v, -2*e) }, &D)
+	}
+	for a := 0; a < rows; a++ {
+		for j, v := range D.RawRowView(a) {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				panic(fmt.Sprintf("dimred: ClassicalMDS.ProjectTo: the squared distance of Ynew row %d to training point %d overflows (%v): Ynew is far outside the scale of the training data", a, j, v))
 			}
 		}
 	}
-	m.ProjectDistancesTo(dst, &D)
+	m.projectSquared(dst, &D)
 }
 
 // EigenvaluesTo stores in dst and returns the eigenvalues of B = −½HDH in
 // descending order: the top q, or all n of them, negative ones included,
-// when the model was fitted with FullSpectrum. A nil or empty dst is
-// allocated; a dst of another length panics with mat.ErrShape.
+// when the model was fitted with FullSpectrum. Eigenvalues below float64's
+// normal range (data of scale below ~1e-155) are rounded, possibly to
+// zero. A nil or empty dst is allocated; a dst of another length panics
+// with mat.ErrShape.
 func (m *ClassicalMDS) EigenvaluesTo(dst []float64) []float64 {
 	m.mustFit()
-	return dense.CopyVecTo(dst, m.vals)
+	dst = dense.CopyVecTo(dst, m.vals)
+	if m.ex != 0 {
+		for i, v := range dst {
+			dst[i] = math.Ldexp(v, 2*m.ex)
+		}
+	}
+	return dst
 }
 
 // AllEigenvalues reports whether EigenvaluesTo returns the whole spectrum.

@@ -179,30 +179,23 @@ func (m *meuModel) eval(grad, a []float64) float64 {
 
 // Fit fits the multipliers to the rows of Y (n×p, not modified) and
 // computes the embedding. It returns an error wrapping ErrNaN for
-// non-finite data, ErrTooFewPoints for n < 3, ErrOverflow if the
+// non-finite data, ErrTooFewPoints for n < 3 or k ≥ n, ErrOverflow if the
 // likelihood cannot be evaluated, or ErrNotConverged when MaxIter is
 // reached (the model is then fitted with the last iterate). It panics if
-// K ∉ [1, n−1] or q ∉ [1, n−1].
+// K < 0 or q ∉ [1, n−1].
 func (m *MEU) Fit(Y mat.Matrix) error {
 	m.reset()
 	n, _ := Y.Dims()
 	if n < 3 {
 		return fmt.Errorf("%w: MEU needs at least 3 points, have %d", ErrTooFewPoints, n)
 	}
-	k, q, gamma := m.K, m.Q, m.Gamma
-	if k == 0 {
-		k = 6
-	}
+	q, gamma := m.Q, m.Gamma
 	if gamma == 0 {
 		gamma = 1e-4
 	}
-	if m.K == 0 && k > n-1 {
-		// The default k on a small data set is a property of the data,
-		// not a programmer error (an explicit K ≥ n is).
-		return fmt.Errorf("%w: MEU with the default k = %d neighbours needs n > k points, have %d", ErrTooFewPoints, k, n)
-	}
-	if k < 1 || k > n-1 {
-		panic(fmt.Sprintf("dimred: MEU.K = %d outside [1, %d]", k, n-1))
+	k, err := neighbourK("MEU", "neighbours", m.K, 6, n)
+	if err != nil {
+		return err
 	}
 	if q < 1 || q > n-1 {
 		panic(fmt.Sprintf("dimred: MEU.Q = %d outside [1, %d] (Q must be set)", q, n-1))

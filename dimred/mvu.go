@@ -81,7 +81,7 @@ import (
 // no Eigen setting.
 type MVU struct {
 	Q int // q, latent dimension; required, 1 ≤ q ≤ n
-	K int // k, neighbours per point; 0 means 6; 1 ≤ k < n
+	K int // k, neighbours per point; 0 means 6; k ≥ n is ErrTooFewPoints
 
 	// Shared also constrains every pair of points with a common
 	// neighbour in the graph.
@@ -152,33 +152,25 @@ type SDPReport struct {
 // Fit builds the neighbourhood graph of the rows of Y (n×p, never
 // modified), solves the MVU programme and extracts the embedding. It
 // returns an error wrapping ErrNaN for a non-finite entry of Y,
-// ErrTooFewPoints for n < 2, ErrDisconnected when the graph has more than
-// one component (the programme is then unbounded: raise K), ErrOverflow
-// when squared distances overflow, ErrSingular when the solver breaks
-// down without an iterate or reports infeasibility (the programme is
-// feasible by construction, so either is numerical), and ErrNotConverged
-// when the SDP stopped short of Tol. After ErrNotConverged the model is
+// ErrTooFewPoints for n < 2 or k ≥ n, ErrDisconnected when the graph has
+// more than one component (the programme is then unbounded: raise K),
+// ErrOverflow when squared distances overflow, ErrSingular when the
+// solver breaks down without an iterate or reports infeasibility (the
+// programme is feasible by construction, so either is numerical), and
+// ErrNotConverged when the SDP stopped short of Tol. After ErrNotConverged the model is
 // fitted with the last iterate (see the stall policy on MVU); any other
-// error leaves it unfitted. It panics if K, Q (which must be set), Tol or
-// MaxIter is out of range.
+// error leaves it unfitted. It panics if K is negative or Q (which must
+// be set), Tol or MaxIter is out of range.
 func (m *MVU) Fit(Y mat.Matrix) error {
 	m.reset()
 	n, p := Y.Dims()
-	k := m.K
-	if k == 0 {
-		k = 6
-	}
 	q := m.Q
 	if n < 2 {
 		return fmt.Errorf("%w: MVU needs at least 2 points, have %d", ErrTooFewPoints, n)
 	}
-	if m.K == 0 && k >= n {
-		// The default k on a small data set is a property of the data,
-		// not a programmer error (an explicit K ≥ n is).
-		return fmt.Errorf("%w: MVU with the default k = %d neighbours needs n > k points, have %d", ErrTooFewPoints, k, n)
-	}
-	if k < 1 || k >= n {
-		panic(fmt.Sprintf("dimred: MVU.K = %d outside [1, %d]", k, n-1))
+	k, err := neighbourK("MVU", "neighbours", m.K, 6, n)
+	if err != nil {
+		return err
 	}
 	if p == 0 {
 		panic(noColumns("MVU"))

@@ -302,7 +302,11 @@ func TestMVUErrors(t *testing.T) {
 	if err := m.Fit(mat.NewDense(1, 3, nil)); !errors.Is(err, ErrTooFewPoints) {
 		t.Errorf("one point: got %v, want ErrTooFewPoints", err)
 	}
-	mustPanic(t, "K ≥ n", func() { (&MVU{Q: 2, K: 12}).Fit(mvuArc(12, 3, 0.1, 1)) })
+	// K ≥ n is a property of the data size: ErrTooFewPoints, as in LLE
+	// (TestNeighbourCountTooLarge covers every neighbourhood method).
+	if err := (&MVU{Q: 2, K: 12}).Fit(mvuArc(12, 3, 0.1, 1)); !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("K = n: got %v, want ErrTooFewPoints", err)
+	}
 	mustPanic(t, "Q > n", func() { (&MVU{K: 3, Q: 13}).Fit(mvuArc(12, 3, 0.1, 1)) })
 	// Overflowing squared distances with finite data.
 	big := mvuArc(12, 3, 0.1, 1)

@@ -141,14 +141,29 @@ func spectralK(name string, q, k, n int) (int, error) {
 	if k < 0 {
 		panic(fmt.Sprintf("dimred: %s k = %d must be positive", name, k))
 	}
-	if k == 0 {
-		k = defaultSpectralK
-	}
 	if n < q+2 {
 		return 0, fmt.Errorf("%w: %s with q = %d needs n ≥ q + 2 = %d points, have %d", ErrTooFewPoints, name, q, q+2, n)
 	}
+	return neighbourK(name, "neighbours", k, defaultSpectralK, n)
+}
+
+// neighbourK is the one neighbour-count rule of every neighbourhood
+// method (LLE, Isomap, LaplacianEigenmaps, MVU, MEU, AcyclicLLE, DRILL):
+// k = 0 means the method's default def; a negative k is a programmer
+// error and panics; k ≥ n, default or explicit, is an error wrapping
+// ErrTooFewPoints naming k and n — whether k is too large depends on the
+// size of the data, which the caller who set K may not control. noun
+// names what k counts ("neighbours", "parents").
+func neighbourK(name, noun string, k, def, n int) (int, error) {
+	if k < 0 {
+		panic(fmt.Sprintf("dimred: %s k = %d must be positive (0 means %d)", name, k, def))
+	}
+	the := ""
+	if k == 0 {
+		k, the = def, "the default "
+	}
 	if k >= n {
-		return 0, fmt.Errorf("%w: %s with k = %d neighbours needs n > k points, have %d", ErrTooFewPoints, name, k, n)
+		return 0, fmt.Errorf("%w: %s with %sk = %d %s needs n > k points, have %d", ErrTooFewPoints, name, the, k, noun, n)
 	}
 	return k, nil
 }

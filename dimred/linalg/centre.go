@@ -8,7 +8,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// ColumnMeans returns the p column means of the n×p matrix Y.
+// ColumnMeans returns the p column means of the n×p matrix Y. NaN in, NaN
+// out: like gonum's mat it does not check its input; callers validate.
 func ColumnMeans(Y mat.Matrix) []float64 {
 	n, p := Y.Dims()
 	mu := make([]float64, p)
@@ -33,7 +34,8 @@ func ColumnMeans(Y mat.Matrix) []float64 {
 }
 
 // CentreColumns stores Ŷ = H Y in dst, Y with its column means removed, and
-// returns the means. An empty dst is resized; dst may be Y itself.
+// returns the means. An empty dst is resized; dst may be Y itself. NaN in,
+// NaN out: like gonum's mat it does not check its input; callers validate.
 func CentreColumns(dst *mat.Dense, Y mat.Matrix) []float64 {
 	n, p := Y.Dims()
 	mu := ColumnMeans(Y)
@@ -55,7 +57,8 @@ func CentreColumns(dst *mat.Dense, Y mat.Matrix) []float64 {
 // divided by 1), the convention of the book's interpoint-distance
 // histograms. The columns are not centred: distances do not depend on it.
 // It returns the standard deviations used. An empty dst is resized; dst may
-// be Y itself. Y needs at least two rows.
+// be Y itself. Y needs at least two rows. NaN in, NaN out: like gonum's mat
+// it does not check its input; callers validate.
 func Standardise(dst *mat.Dense, Y mat.Matrix) []float64 {
 	n, p := Y.Dims()
 	if n < 2 {
@@ -83,7 +86,9 @@ func Standardise(dst *mat.Dense, Y mat.Matrix) []float64 {
 
 // ColumnVariances returns the unbiased sample variance of each column of
 // the n×p matrix Y, ς²_k = (n−1)⁻¹ Σ_i (y_ik − μ_k)², the estimator the
-// book's feature-selection derivation uses (§3.3, footnote 4). n ≥ 2.
+// book's feature-selection derivation uses (§3.3, footnote 4). n ≥ 2. NaN
+// in, NaN out: like gonum's mat it does not check its input; callers
+// validate.
 func ColumnVariances(Y mat.Matrix) []float64 {
 	n, p := Y.Dims()
 	if n < 2 {
@@ -107,7 +112,9 @@ func ColumnVariances(Y mat.Matrix) []float64 {
 // transformation" of squared distances into centred inner products (§3.5):
 // b_ij = −½ (d_ij − r_i − r_j + g) with r_i the row means and g the grand
 // mean of D. For Euclidean D = D(Y), B = ŶŶᵀ. A nil dst is allocated; a
-// dst of the wrong size panics with mat.ErrShape.
+// dst of the wrong size panics with mat.ErrShape. NaN in, NaN out (a NaN
+// in D reaches every entry of B through the grand mean): like gonum's mat
+// it does not check its input; callers validate.
 func DoubleCentre(dst *mat.SymDense, D mat.Symmetric) *mat.SymDense {
 	n := D.SymmetricDim()
 	if dst == nil {

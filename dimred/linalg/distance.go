@@ -16,7 +16,8 @@ import (
 // panics with mat.ErrShape, as does a column mismatch between A and B.
 // Squared distances beyond the float64 range (rows of norm above about
 // 1e154) come out as ±Inf or NaN; the methods of package dimred report
-// that as ErrOverflow.
+// that as ErrOverflow. NaN in, NaN out: like gonum's mat it does not check
+// its input; callers validate.
 func SquaredDistances(dst *mat.Dense, A, B mat.Matrix) {
 	n, p := A.Dims()
 	m, pb := B.Dims()
@@ -46,7 +47,8 @@ func SquaredDistances(dst *mat.Dense, A, B mat.Matrix) {
 // half the work of a general product, in tiles filled in parallel by BLAS
 // (dsyrk on the diagonal, dgemm off it). An empty dst is
 // resized; a dst of the wrong size panics with mat.ErrShape. As for
-// SquaredDistances, entries beyond the float64 range are not finite.
+// SquaredDistances, entries beyond the float64 range are not finite, and
+// NaN in gives NaN out (callers validate).
 func PairwiseSquaredDistances(dst *mat.SymDense, Y mat.Matrix) {
 	n, p := Y.Dims()
 	if dst.IsEmpty() {

@@ -29,5 +29,9 @@
 // operator's product, is returned as an error wrapping ErrNaN; an overflow
 // of a result computed from finite input as ErrOverflow; an
 // eigensolver that runs out of iterations as a *NotConvergedError wrapping
-// ErrNotConverged; wrong shapes and impossible arguments panic.
+// ErrNotConverged; wrong shapes and impossible arguments panic. The
+// helpers without an error result (ColumnMeans, ColumnVariances,
+// CentreColumns, Standardise, DoubleCentre, SquaredDistances,
+// PairwiseSquaredDistances) follow gonum's rule instead: NaN in, NaN out,
+// and callers validate.
 package linalg
