@@ -9,8 +9,8 @@ import (
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
-	"github.com/dimredbook/book/dimred/internal/vec"
 	"github.com/dimredbook/book/dimred/internal/rng"
+	"github.com/dimredbook/book/dimred/internal/vec"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
