@@ -25,7 +25,13 @@ func SquaredDistances(dst *mat.Dense, A, B mat.Matrix) {
 		panic(mat.ErrShape)
 	}
 	dense.ReuseAs(dst, n, m)
-	dst.Mul(A, B.T())
+	ra, okA := A.(mat.RawMatrixer)
+	rb, okB := B.(mat.RawMatrixer)
+	if okA && okB && p > 0 {
+		GemmNT(1, ra.RawMatrix(), rb.RawMatrix(), 0, dst.RawMatrix())
+	} else {
+		dst.Mul(A, B.T())
+	}
 	na := RowSquaredNorms(A)
 	nb := RowSquaredNorms(B)
 	raw := dst.RawMatrix()

@@ -5,7 +5,6 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/parallel"
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -65,11 +64,11 @@ func Gram(dst *mat.SymDense, Y mat.Matrix) {
 			i0, j0 := jb.it*tile, jb.jt*tile
 			A := rows(jb.it)
 			if jb.it == jb.jt {
-				blas64.Syrk(blas.NoTrans, 1, A, 0, blas64.Symmetric{Uplo: blas.Upper, N: A.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+i0:]})
+				syrkUpperSerial(A, blas64.General{Rows: A.Rows, Cols: A.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+i0:]})
 				continue
 			}
 			B := rows(jb.jt)
-			blas64.Gemm(blas.NoTrans, blas.Trans, 1, A, B, 0, blas64.General{Rows: A.Rows, Cols: B.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+j0:]})
+			gemmNTSerial(1, A, B, 0, blas64.General{Rows: A.Rows, Cols: B.Rows, Stride: g.Stride, Data: g.Data[i0*g.Stride+j0:]})
 		}
 	})
 }

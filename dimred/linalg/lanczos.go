@@ -352,7 +352,7 @@ func orthoAgainst(V []float64, nb int, W []float64, bp, n int, coef []float64) {
 		Vc := blas64.General{Rows: nb, Cols: w, Stride: n, Data: V[lo:]}
 		Wc := blas64.General{Rows: bp, Cols: w, Stride: n, Data: W[lo:]}
 		C := blas64.General{Rows: nb, Cols: bp, Stride: bp, Data: part[t*nb*bp:]}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, Vc, Wc, 0, C)
+		gemmNTSerial(1, Vc, Wc, 0, C)
 	})
 	C := make([]float64, nb*bp)
 	for t := 0; t < nch; t++ {

@@ -175,7 +175,7 @@ func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.
 // on and above the diagonal are computed (half the flops of a full
 // product): the block of rows I against columns J ≥ I feeds the lists of
 // the points in I (by rows) and of the points in J > I (by columns). One
-// BLAS product per row block (gonum's Dgemm splits it over all cores), then
+// product per row block (linalg.GemmNT, on all cores), then
 // the list updates in parallel, each goroutine owning a set of points.
 func knnBrute(yd *mat.Dense, k int, nb *Neighbours) {
 	n, p := yd.Dims()
@@ -192,7 +192,7 @@ func knnBrute(yd *mat.Dense, k int, nb *Neighbours) {
 		q := blas64.General{Rows: h, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
 		rest := blas64.General{Rows: w, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
 		G := blas64.General{Rows: h, Cols: w, Stride: w, Data: g}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, rest, 0, G)
+		linalg.GemmNT(1, q, rest, 0, G)
 		// Rows of the block: candidates j ≥ r0.
 		parallel.For(h, 16, func(lo, hi int) {
 			for ii := lo; ii < hi; ii++ {

@@ -50,3 +50,9 @@ func axpyAsm(dst *float64, alpha float64, x *float64, n int)
 //
 //go:noescape
 func maxAbsAsm(x *float64, n int) (m float64, nan int)
+
+// dot3x4Asm sets c[4r+s] = Σ_{l<k} a[r·lda+l] b[s·ldb+l] for r < 3, s < 4
+// (k a positive multiple of 4; lda, ldb in elements).
+//
+//go:noescape
+func dot3x4Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64)

@@ -19,3 +19,5 @@ func addSqDiffAsm(d, col *float64, c float64, n int) { panic("unreachable") }
 func axpyAsm(dst *float64, alpha float64, x *float64, n int) { panic("unreachable") }
 
 func maxAbsAsm(x *float64, n int) (float64, int) { panic("unreachable") }
+
+func dot3x4Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }

@@ -1,0 +1,50 @@
+package linalg
+
+import (
+	"runtime"
+
+	"github.com/dimredbook/book/dimred/internal/parallel"
+
+	"gonum.org/v1/gonum/blas/blas64"
+)
+
+// GemmNT sets C = alpha·A·Bᵀ + beta·C, A m×k, B n×k, C m×n (row-major
+// blas64.General views): the inner products of the rows of A with those of
+// B behind Gram matrices, squared distances and the brute-force
+// neighbour search, on all cores. The pure-Go build uses the AVX2/FMA
+// kernel of internal/vec where the processor has one (near a core's peak
+// on this shape, about ten times gonum's Dgemm on two cores), the openblas
+// build the system BLAS. As in BLAS, beta = 0 sets C without reading it.
+func GemmNT(alpha float64, A, B blas64.General, beta float64, C blas64.General) {
+	if A.Cols != B.Cols || C.Rows != A.Rows || C.Cols != B.Rows {
+		panic("dimred: GemmNT shape mismatch")
+	}
+	gemmNT(alpha, A, B, beta, C, runtime.GOMAXPROCS(0))
+}
+
+// gemmNTSerial is GemmNT on the calling goroutine (for callers that
+// already split their work over the cores).
+func gemmNTSerial(alpha float64, A, B blas64.General, beta float64, C blas64.General) {
+	gemmNT(alpha, A, B, beta, C, 1)
+}
+
+// splitRows runs f on row ranges of C of about equal work on up to w
+// workers, in multiples of 3 rows (GemmNT's register block).
+func splitRows(m, n, k, w int, f func(lo, hi int)) {
+	if w <= 1 || 2*m*n*k < parallel.Grain || m < 6 {
+		f(0, m)
+		return
+	}
+	w = min(w, m/3)
+	per := (m/w + 2) / 3 * 3
+	parallel.Do(w, func(t int) {
+		lo := t * per
+		hi := min(m, lo+per)
+		if t == w-1 {
+			hi = m
+		}
+		if lo < hi {
+			f(lo, hi)
+		}
+	})
+}
