@@ -13,6 +13,19 @@ import (
 // padded leading dimensions, alpha and beta (beta = 0 must ignore NaN in
 // C). Tolerance: 2k·ε·Σ_l |a_il b_jl| (a reordered, fused sum).
 func TestGemmNT(t *testing.T) {
+	have := useAvx512
+	defer func() { useAvx512 = have }()
+	for _, wide := range []bool{false, true} {
+		if wide && !have {
+			t.Log("AVX-512 not available: eight-lane kernel not tested")
+			continue
+		}
+		useAvx512 = wide
+		testGemmNT(t)
+	}
+}
+
+func testGemmNT(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(11, 12))
 	for _, m := range []int{1, 2, 3, 4, 7, 12} {
 		for _, n := range []int{1, 3, 4, 5, 9, 70, 131} {

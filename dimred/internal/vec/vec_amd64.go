@@ -56,3 +56,13 @@ func maxAbsAsm(x *float64, n int) (m float64, nan int)
 //
 //go:noescape
 func dot3x4Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64)
+
+// useAvx512 reports whether GemmNT's eight-lane kernel runs (AVX-512
+// Foundation, with the operating system saving the wide registers).
+var useAvx512 = useAsm && cpu.X86.HasAVX512F
+
+// dot3x4Avx512 is dot3x4Asm on eight-lane registers (k a positive multiple
+// of 8).
+//
+//go:noescape
+func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64)
