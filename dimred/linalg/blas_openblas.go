@@ -2,9 +2,12 @@
 
 package linalg
 
-// Built with -tags openblas, every gonum BLAS call in the process (mat.Dense
-// products, the blas64.Gemm calls of dimred's tiled kernels) goes to the
-// system OpenBLAS through cgo (gonum.org/v1/netlib/blas/netlib). The build
+// Built with -tags openblas, the gonum BLAS calls of the process (mat.Dense
+// products, the blas64 calls of dimred's tiled kernels) that carry more
+// than about a megaflop go to the system OpenBLAS through cgo
+// (gonum.org/v1/netlib/blas/netlib); smaller ones stay on gonum's pure-Go
+// routines, which are faster than waking OpenBLAS's threads for them
+// (hybridBLAS). The build
 // needs a C compiler and the library with its headers (Debian:
 // libopenblas-dev). Without the tag dimred uses gonum's pure-Go BLAS and
 // builds everywhere.
@@ -16,18 +19,17 @@ char *openblas_get_corename(void);
 */
 import "C"
 
-import (
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/netlib/blas/netlib"
-)
+import "gonum.org/v1/gonum/blas/blas64"
 
-func init() { blas64.Use(netlib.Implementation{}) }
+// The process's BLAS: OpenBLAS for calls with real work, gonum's for small
+// ones (hybridBLAS).
+func init() { blas64.Use(hybridBLAS{}) }
 
 // BLASImplementation describes the BLAS this build uses: here OpenBLAS,
 // with its build configuration and the kernel it selected for this
 // processor (OpenBLAS reads OPENBLAS_CORETYPE at start-up).
 func BLASImplementation() string {
-	return C.GoString(C.openblas_get_config()) + " (kernel " + C.GoString(C.openblas_get_corename()) + ")"
+	return C.GoString(C.openblas_get_config()) + " (kernel " + C.GoString(C.openblas_get_corename()) + "; calls under 1 MFlop on gonum's pure Go)"
 }
 
 // gramFusedMaxBlock: see blas_gonum.go. OpenBLAS's matrix products beat the
