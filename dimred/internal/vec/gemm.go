@@ -88,3 +88,7 @@ const (
 	gemmKC = 256
 	gemmNC = 64
 )
+
+// HasGemmKernel reports whether GemmNT runs on a vector kernel (AVX2/FMA
+// or AVX-512) on this processor and build.
+func HasGemmKernel() bool { return useAsm }
