@@ -1,17 +1,20 @@
 package vec
 
+import "math"
+
 // GemmNT sets C = alpha·A·Bᵀ + beta·C for row-major A (m×k, leading
 // dimension lda), B (n×k, ldb) and C (m×n, ldc): every entry an inner
 // product of a row of A with a row of B, the form of Gram matrices Y Yᵀ
 // and of the cross terms of squared distances. As in BLAS, beta = 0 sets C
 // without reading it. It runs on one core; callers split C by rows.
 //
-// With AVX2/FMA the 3×4 blocks of C in the interior are computed by a
-// register-blocked kernel (twelve accumulators over k-panels of
-// gemmKC, B in panels of gemmNC rows that stay in cache), near a core's
-// peak and about five times gonum's pure-Go Dgemm on this shape; with
-// AVX-512 the same kernel runs on eight-lane registers. The edges and
-// other processors use Dot.
+// Interior blocks of C are computed by register-blocked kernels over
+// k-panels of gemmKC, B in panels of gemmNC rows that stay in cache: 3×4
+// entries on eight-lane AVX-512 registers (near a core's peak, about five
+// times gonum's pure-Go Dgemm), 2×2 entries on AVX2. Every entry — in a
+// block, on an edge, with or without either instruction set — is summed in
+// one order (dot8's), so products are bit-identical on every amd64
+// processor, whatever it supports.
 func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if m == 0 || n == 0 {
 		return
@@ -31,59 +34,86 @@ func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb i
 	if k == 0 || alpha == 0 {
 		return
 	}
+	rb, cb := 0, 0 // register block, 0 for none
+	switch {
+	case useAvx512:
+		rb, cb = 3, 4
+	case useAsm:
+		rb, cb = 2, 2
+	}
 	var blk [12]float64
 	for kb := 0; kb < k; kb += gemmKC {
 		kl := min(gemmKC, k-kb)
-		k4 := kl &^ 3
-		if useAvx512 {
-			k4 = kl &^ 7
+		k8 := kl &^ 7
+		// tail adds the panel's last kl − k8 products to s, in order.
+		tail := func(s float64, ar, br []float64) float64 {
+			for l := k8; l < kl; l++ {
+				s += ar[l] * br[l]
+			}
+			return s
 		}
 		for jb := 0; jb < n; jb += gemmNC {
 			jh := min(n, jb+gemmNC)
 			i := 0
-			if useAsm && k4 > 0 {
-				for ; i+3 <= m; i += 3 {
+			if rb > 0 && k8 > 0 {
+				for ; i+rb <= m; i += rb {
 					j := jb
-					for ; j+4 <= jh; j += 4 {
-						if useAvx512 {
-							dot3x4Avx512(&a[i*lda+kb], lda, &b[j*ldb+kb], ldb, k4, &blk[0])
+					for ; j+cb <= jh; j += cb {
+						if rb == 3 {
+							dot3x4Avx512(&a[i*lda+kb], lda, &b[j*ldb+kb], ldb, k8, &blk[0])
 						} else {
-							dot3x4Asm(&a[i*lda+kb], lda, &b[j*ldb+kb], ldb, k4, &blk[0])
+							dot2x2x8Asm(&a[i*lda+kb], lda, &b[j*ldb+kb], ldb, k8, &blk[0])
 						}
-						for l := kb + k4; l < kb+kl; l++ {
-							for r := 0; r < 3; r++ {
-								ar := a[(i+r)*lda+l]
-								for s := 0; s < 4; s++ {
-									blk[4*r+s] += ar * b[(j+s)*ldb+l]
+						for r := 0; r < rb; r++ {
+							crow := c[(i+r)*ldc+j : (i+r)*ldc+j+cb]
+							if k8 == kl {
+								for s := range crow {
+									crow[s] += alpha * blk[cb*r+s]
 								}
+								continue
 							}
-						}
-						for r := 0; r < 3; r++ {
-							crow := c[(i+r)*ldc+j : (i+r)*ldc+j+4]
+							ar := a[(i+r)*lda+kb:]
 							for s := range crow {
-								crow[s] += alpha * blk[4*r+s]
+								crow[s] += alpha * tail(blk[cb*r+s], ar, b[(j+s)*ldb+kb:])
 							}
 						}
 					}
 					for ; j < jh; j++ {
-						for r := 0; r < 3; r++ {
-							c[(i+r)*ldc+j] += alpha * Dot(a[(i+r)*lda+kb:(i+r)*lda+kb+kl], b[j*ldb+kb:])
+						for r := 0; r < rb; r++ {
+							ar, br := a[(i+r)*lda+kb:], b[j*ldb+kb:]
+							c[(i+r)*ldc+j] += alpha * tail(dot8(ar[:k8], br), ar, br)
 						}
 					}
 				}
 			}
 			for ; i < m; i++ {
-				ar := a[i*lda+kb : i*lda+kb+kl]
+				ar := a[i*lda+kb:]
 				for j := jb; j < jh; j++ {
-					c[i*ldc+j] += alpha * Dot(ar, b[j*ldb+kb:])
+					br := b[j*ldb+kb:]
+					c[i*ldc+j] += alpha * tail(dot8(ar[:k8], br), ar, br)
 				}
 			}
 		}
 	}
 }
 
-// Blocking of GemmNT: a k-panel of gemmKC columns of 3 rows of A (6 KB)
-// stays in L1 while gemmNC rows of B (128 KB) stay in L2.
+// dot8 returns Σ x_l y_l over len(x) (a multiple of 8) in the kernels'
+// order: eight lanes, lane l accumulating x_l y_l, x_{l+8} y_{l+8}, … by
+// fused multiply–adds, folded to four by y_l = s_l + s_{l+4}, then
+// (y_0 + y_1) + (y_2 + y_3).
+func dot8(x, y []float64) float64 {
+	var s [8]float64
+	y = y[:len(x)]
+	for i := 0; i < len(x); i += 8 {
+		for l := range s {
+			s[l] = math.FMA(x[i+l], y[i+l], s[l])
+		}
+	}
+	return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))
+}
+
+// Blocking of GemmNT: a k-panel of gemmKC columns of the block's rows of A
+// (6 KB for three) stays in L1 while gemmNC rows of B (128 KB) stay in L2.
 const (
 	gemmKC = 256
 	gemmNC = 64

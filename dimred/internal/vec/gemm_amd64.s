@@ -195,3 +195,71 @@ d34zloop:
 	VMOVUPD    Y14, 64(DX)
 	VZEROUPPER
 	RET
+
+// func dot2x2x8Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64)
+// c[2r+s] = Σ_{l<k} a[r·lda+l]·b[s·ldb+l] for r, s < 2 (k a positive
+// multiple of 8), summed in exactly the order of dot3x4Avx512: for each
+// entry two four-wide accumulators stand for the low and high halves of
+// the eight-lane one, folded low + high, then (y0 + y1) + (y2 + y3).
+// Processors with AVX2 but not AVX-512 thus give bit-identical products.
+TEXT ·dot2x2x8Asm(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), SI
+	MOVQ lda+8(FP), AX
+	MOVQ b+16(FP), DI
+	MOVQ ldb+24(FP), BX
+	MOVQ k+32(FP), CX
+	MOVQ c+40(FP), DX
+	SHLQ $3, AX
+	SHLQ $3, BX
+	LEAQ (SI)(AX*1), R8
+	LEAQ (DI)(BX*1), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+
+d22loop:
+	VMOVUPD     (DI), Y8
+	VMOVUPD     32(DI), Y9
+	VMOVUPD     (R10), Y10
+	VMOVUPD     32(R10), Y11
+	VMOVUPD     (SI), Y12
+	VMOVUPD     32(SI), Y13
+	VFMADD231PD Y8, Y12, Y0
+	VFMADD231PD Y9, Y13, Y1
+	VFMADD231PD Y10, Y12, Y2
+	VFMADD231PD Y11, Y13, Y3
+	VMOVUPD     (R8), Y12
+	VMOVUPD     32(R8), Y13
+	VFMADD231PD Y8, Y12, Y4
+	VFMADD231PD Y9, Y13, Y5
+	VFMADD231PD Y10, Y12, Y6
+	VFMADD231PD Y11, Y13, Y7
+	ADDQ        $64, SI
+	ADDQ        $64, R8
+	ADDQ        $64, DI
+	ADDQ        $64, R10
+	SUBQ        $8, CX
+	JNZ         d22loop
+
+	// Fold: y = low + high per entry (Y0 = a0·b0, Y2 = a0·b1, Y4 = a1·b0,
+	// Y6 = a1·b1).
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y5, Y4, Y4
+	VADDPD Y7, Y6, Y6
+	// Row 0: [y0+y1 of b0, of b1, y2+y3 of b0, of b1], then halves added.
+	VHADDPD      Y2, Y0, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VADDPD       X13, X12, X12
+	VMOVUPD      X12, (DX)
+	VHADDPD      Y6, Y4, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VADDPD       X13, X12, X12
+	VMOVUPD      X12, 16(DX)
+	VZEROUPPER
+	RET

@@ -13,8 +13,8 @@ import (
 // padded leading dimensions, alpha and beta (beta = 0 must ignore NaN in
 // C). Tolerance: 2k·ε·Σ_l |a_il b_jl| (a reordered, fused sum).
 func TestGemmNT(t *testing.T) {
-	have := useAvx512
-	defer func() { useAvx512 = have }()
+	have, haveAsm := useAvx512, useAsm
+	defer func() { useAvx512, useAsm = have, haveAsm }()
 	for _, wide := range []bool{false, true} {
 		if wide && !have {
 			t.Log("AVX-512 not available: eight-lane kernel not tested")
@@ -22,6 +22,48 @@ func TestGemmNT(t *testing.T) {
 		}
 		useAvx512 = wide
 		testGemmNT(t)
+	}
+}
+
+// TestGemmNTSameOnEveryProcessor checks that the AVX-512 kernel, the AVX2
+// kernel and the plain-Go path give bit-identical products (one order of
+// summation for every entry), so results do not depend on the machine.
+func TestGemmNTSameOnEveryProcessor(t *testing.T) {
+	have, haveAsm := useAvx512, useAsm
+	defer func() { useAvx512, useAsm = have, haveAsm }()
+	rnd := rand.New(rand.NewPCG(13, 14))
+	for _, sz := range [][3]int{{7, 9, 19}, {31, 70, 300}, {64, 131, 784}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		a, b := make([]float64, m*k), make([]float64, n*k)
+		for i := range a {
+			a[i] = rnd.NormFloat64()
+		}
+		for i := range b {
+			b[i] = rnd.NormFloat64()
+		}
+		var ref []float64
+		for _, mode := range []struct {
+			name       string
+			asm, wide  bool
+			needs, got bool
+		}{{"plain Go", false, false, false, false}, {"AVX2", true, false, true, haveAsm}, {"AVX-512", true, true, true, have}} {
+			if mode.needs && !mode.got {
+				t.Logf("%s not available here", mode.name)
+				continue
+			}
+			useAsm, useAvx512 = mode.asm, mode.wide
+			c := make([]float64, m*n)
+			GemmNT(m, n, k, 1.5, a, k, b, k, 0, c, n)
+			if ref == nil {
+				ref = c
+				continue
+			}
+			for i := range c {
+				if math.Float64bits(c[i]) != math.Float64bits(ref[i]) {
+					t.Fatalf("%v %s: entry %d = %v, plain Go %v", sz, mode.name, i, c[i], ref[i])
+				}
+			}
+		}
 	}
 }
 

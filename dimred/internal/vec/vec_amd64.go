@@ -66,3 +66,9 @@ var useAvx512 = useAsm && cpu.X86.HasAVX512F
 //
 //go:noescape
 func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64)
+
+// dot2x2x8Asm sets c[2r+s] = Σ_{l<k} a[r·lda+l] b[s·ldb+l] for r, s < 2 (k
+// a positive multiple of 8) in dot3x4Avx512's order of summation.
+//
+//go:noescape
+func dot2x2x8Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64)

@@ -2,7 +2,7 @@
 
 package vec
 
-const useAsm = false
+var useAsm = false
 
 func dotAsm(x, y *float64, n int) float64 { panic("unreachable") }
 
@@ -25,3 +25,5 @@ func dot3x4Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64) { pa
 var useAvx512 = false
 
 func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
+
+func dot2x2x8Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
