@@ -36,10 +36,10 @@ func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb i
 	}
 	rb, cb := 0, 0 // register block, 0 for none
 	switch {
-	case useAvx512:
+	case useAvx512 && n >= 4:
 		rb, cb = 3, 4
 	case useAsm:
-		rb, cb = 2, 2
+		rb, cb = 2, 2 // also AVX-512's choice for skinny C: same sums
 	}
 	var blk [12]float64
 	for kb := 0; kb < k; kb += gemmKC {
@@ -102,6 +102,12 @@ func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb i
 // fused multiply–adds, folded to four by y_l = s_l + s_{l+4}, then
 // (y_0 + y_1) + (y_2 + y_3).
 func dot8(x, y []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	if useAsm {
+		return dot8Asm(&x[0], &y[0], len(x))
+	}
 	var s [8]float64
 	y = y[:len(x)]
 	for i := 0; i < len(x); i += 8 {

@@ -263,3 +263,32 @@ d22loop:
 	VMOVUPD      X12, 16(DX)
 	VZEROUPPER
 	RET
+
+// func dot8Asm(x, y *float64, k int) float64
+// Σ_{l<k} x_l y_l (k a positive multiple of 8) in dot8's order: two
+// four-wide accumulators for lanes 0–3 and 4–7, folded low + high, then
+// (y0 + y1) + (y2 + y3).
+TEXT ·dot8Asm(SB), NOSPLIT, $0-32
+	MOVQ   x+0(FP), SI
+	MOVQ   y+8(FP), DI
+	MOVQ   k+16(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+
+d8loop:
+	VMOVUPD     (SI), Y2
+	VMOVUPD     32(SI), Y3
+	VFMADD231PD (DI), Y2, Y0
+	VFMADD231PD 32(DI), Y3, Y1
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	SUBQ        $8, CX
+	JNZ         d8loop
+
+	VADDPD       Y1, Y0, Y0
+	VHADDPD      Y0, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VZEROUPPER
+	MOVSD        X0, ret+24(FP)
+	RET

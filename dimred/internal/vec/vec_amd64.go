@@ -72,3 +72,9 @@ func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64)
 //
 //go:noescape
 func dot2x2x8Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64)
+
+// dot8Asm returns Σ_{l<k} x_l y_l (k a positive multiple of 8) in dot8's
+// order of summation.
+//
+//go:noescape
+func dot8Asm(x, y *float64, k int) float64

@@ -27,3 +27,5 @@ var useAvx512 = false
 func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
 
 func dot2x2x8Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
+
+func dot8Asm(x, y *float64, k int) float64 { panic("unreachable") }
