@@ -131,3 +131,15 @@ const (
 // HasGemmKernel reports whether GemmNT runs on a vector kernel (AVX2/FMA
 // or AVX-512) on this processor and build.
 func HasGemmKernel() bool { return useAsm }
+
+// KernelName names the instruction set of the kernels in use: "AVX-512"
+// (GemmNT's products; the rest AVX2), "AVX2+FMA" or "none" (plain Go).
+func KernelName() string {
+	switch {
+	case useAvx512:
+		return "AVX-512"
+	case useAsm:
+		return "AVX2+FMA"
+	}
+	return "none"
+}
