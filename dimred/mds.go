@@ -11,6 +11,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/internal/vec"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -271,6 +272,15 @@ func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) (mx 
 				}
 				continue
 			}
+			if !m.Plain {
+				// The common case in one vector pass; the scalar loop
+				// below only to name a bad entry. Where the maximum is
+				// is found afterwards, in the one row that holds it.
+				if rm, ok := vec.MaxNonNeg(row); ok {
+					rowMax[i], rowArg[i] = rm, -1
+					continue
+				}
+			}
 			rm, ra := 0.0, i
 			for jj, v := range row {
 				// One comparison catches NaN, ±Inf and negatives.
@@ -303,6 +313,19 @@ func (m *ClassicalMDS) copyDistances(dst *mat.SymDense, a blas64.Symmetric) (mx 
 	for i, v := range rowMax {
 		if v > mx {
 			mx, mi, mj = v, i, rowArg[i]
+		}
+	}
+	if mj < 0 { // the first column of row mi holding the maximum
+		row := a.Data[mi*a.Stride+mi : mi*a.Stride+n]
+		if dst != nil {
+			d := dst.RawSymmetric()
+			row = d.Data[mi*d.Stride+mi : mi*d.Stride+n]
+		}
+		for jj, v := range row {
+			if v == mx {
+				mj = mi + jj
+				break
+			}
 		}
 	}
 	return mx, mi, mj, nil

@@ -128,11 +128,20 @@ func (o *upperSymOp) mulBlockTo(dst, x []float64, b int) {
 		for i := lo; i < hi; i++ {
 			d := o.a[i*s+i]
 			row := o.a[i*s+i+1 : i*s+n]
-			for v := 0; v < b; v++ {
+			// Row i of the triangle gives (Ax)_i its entries right of the
+			// diagonal and, by symmetry, adds x_i a_ij to (Ax)_j; vectors
+			// in pairs, so that the row is read once per pair.
+			v := 0
+			for ; v+2 <= b; v += 2 {
+				x0, x1 := x[v*n:v*n+n], x[(v+1)*n:(v+1)*n+n]
+				a0, a1 := acc[v*n:v*n+n], acc[(v+1)*n:(v+1)*n+n]
+				d0, d1 := vec.DotAxpy2(a0[i+1:], a1[i+1:], x0[i], x1[i], row, x0[i+1:], x1[i+1:])
+				a0[i] += d*x0[i] + d0
+				a1[i] += d*x1[i] + d1
+			}
+			for ; v < b; v++ {
 				xv := x[v*n : v*n+n]
 				av := acc[v*n : v*n+n]
-				// Row i of the triangle gives (Ax)_i its entries right of
-				// the diagonal and, by symmetry, adds x_i a_ij to (Ax)_j.
 				av[i] += d*xv[i] + vec.DotAxpy(av[i+1:], xv[i], row, xv[i+1:])
 			}
 		}

@@ -83,3 +83,49 @@ func MaxAbs(x []float64) float64 {
 	}
 	return mx
 }
+
+// MaxNonNeg returns max_i x_i (0 for an empty x) and whether every x_i is
+// a finite non-negative number — the check of a matrix of squared
+// distances in one vector pass. When ok is false, m is meaningless.
+func MaxNonNeg(x []float64) (m float64, ok bool) {
+	n := len(x)
+	k := 0
+	if useAsm && n >= 8 {
+		k = n &^ 7
+		var bad int
+		if m, bad = maxNonNegAsm(&x[0], k); bad != 0 {
+			return 0, false
+		}
+	}
+	for _, v := range x[k:] {
+		if !(v >= 0 && v <= math.MaxFloat64) {
+			return 0, false
+		}
+		m = max(m, v)
+	}
+	return m, true
+}
+
+// DotAxpy2 is DotAxpy for two vectors in one pass over a: it returns
+// d_v = Σ_i a_i x_v,i and sets acc_v,i += alpha_v a_i, v = 0, 1 — the
+// triangle product for a block of two vectors reads each stored row once.
+// The accumulators must not overlap each other or a, x0, x1.
+func DotAxpy2(acc0, acc1 []float64, alpha0, alpha1 float64, a, x0, x1 []float64) (d0, d1 float64) {
+	n := len(a)
+	if n == 0 {
+		return 0, 0
+	}
+	acc0, acc1, x0, x1 = acc0[:n], acc1[:n], x0[:n], x1[:n]
+	m := 0
+	if useAsm && n >= 8 {
+		m = n &^ 7
+		d0, d1 = dotAxpy2Asm(&acc0[0], &acc1[0], alpha0, alpha1, &a[0], &x0[0], &x1[0], m)
+	}
+	for i := m; i < n; i++ {
+		d0 += a[i] * x0[i]
+		d1 += a[i] * x1[i]
+		acc0[i] += alpha0 * a[i]
+		acc1[i] += alpha1 * a[i]
+	}
+	return d0, d1
+}

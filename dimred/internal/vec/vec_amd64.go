@@ -78,3 +78,15 @@ func dot2x2x8Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64)
 //
 //go:noescape
 func dot8Asm(x, y *float64, k int) float64
+
+// maxNonNegAsm returns max x_i over the first n entries (n a positive
+// multiple of 8) and a non-zero bad if one is outside [0, MaxFloat64].
+//
+//go:noescape
+func maxNonNegAsm(x *float64, n int) (m float64, bad int)
+
+// dotAxpy2Asm is DotAxpy for two vectors in one pass over a (n a positive
+// multiple of 8).
+//
+//go:noescape
+func dotAxpy2Asm(acc0, acc1 *float64, alpha0, alpha1 float64, a, x0, x1 *float64, n int) (d0, d1 float64)

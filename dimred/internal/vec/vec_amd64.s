@@ -155,3 +155,106 @@ maxloop:
 	MOVSD        X0, m+16(FP)
 	MOVQ         AX, nan+24(FP)
 	RET
+
+DATA maxFinite<>+0(SB)/8, $0x7fefffffffffffff
+DATA maxFinite<>+8(SB)/8, $0x7fefffffffffffff
+DATA maxFinite<>+16(SB)/8, $0x7fefffffffffffff
+DATA maxFinite<>+24(SB)/8, $0x7fefffffffffffff
+GLOBL maxFinite<>(SB), RODATA|NOPTR, $32
+
+// func maxNonNegAsm(x *float64, n int) (m float64, bad int)
+// m = max x_i over i < n (n a positive multiple of 8); bad ≠ 0 if some x_i
+// is outside [0, MaxFloat64] (negative, +Inf or NaN).
+TEXT ·maxNonNegAsm(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), SI
+	MOVQ    n+8(FP), CX
+	VMOVUPD maxFinite<>(SB), Y8
+	VXORPD  Y9, Y9, Y9
+	VXORPD  Y0, Y0, Y0
+	VXORPD  Y1, Y1, Y1
+	VXORPD  Y4, Y4, Y4
+
+nnloop:
+	VMOVUPD (SI), Y2
+	VMOVUPD 32(SI), Y3
+	VCMPPD  $0x09, Y9, Y2, Y5
+	VCMPPD  $0x06, Y8, Y2, Y6
+	VORPD   Y5, Y4, Y4
+	VORPD   Y6, Y4, Y4
+	VCMPPD  $0x09, Y9, Y3, Y5
+	VCMPPD  $0x06, Y8, Y3, Y6
+	VORPD   Y5, Y4, Y4
+	VORPD   Y6, Y4, Y4
+	VMAXPD  Y2, Y0, Y0
+	VMAXPD  Y3, Y1, Y1
+	ADDQ    $64, SI
+	SUBQ    $8, CX
+	JNZ     nnloop
+
+	VMAXPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPD       X1, X0, X0
+	VPERMILPD    $1, X0, X1
+	VMAXPD       X1, X0, X0
+	VMOVMSKPD    Y4, AX
+	VZEROUPPER
+	MOVSD        X0, m+16(FP)
+	MOVQ         AX, bad+24(FP)
+	RET
+
+// func dotAxpy2Asm(acc0, acc1 *float64, alpha0, alpha1 float64, a, x0, x1 *float64, n int) (d0, d1 float64)
+// DotAxpy for two vectors in one pass over a (n a positive multiple of 8):
+// d_v = Σ a_i x_v,i and acc_v,i += alpha_v a_i.
+TEXT ·dotAxpy2Asm(SB), NOSPLIT, $0-80
+	MOVQ         acc0+0(FP), DI
+	MOVQ         acc1+8(FP), R8
+	VBROADCASTSD alpha0+16(FP), Y14
+	VBROADCASTSD alpha1+24(FP), Y15
+	MOVQ         a+32(FP), SI
+	MOVQ         x0+40(FP), DX
+	MOVQ         x1+48(FP), R9
+	MOVQ         n+56(FP), CX
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+
+da2loop:
+	VMOVUPD     (SI), Y4
+	VMOVUPD     32(SI), Y5
+	VFMADD231PD (DX), Y4, Y0
+	VFMADD231PD 32(DX), Y5, Y1
+	VFMADD231PD (R9), Y4, Y2
+	VFMADD231PD 32(R9), Y5, Y3
+	VMOVUPD     (DI), Y6
+	VMOVUPD     32(DI), Y7
+	VFMADD231PD Y4, Y14, Y6
+	VFMADD231PD Y5, Y14, Y7
+	VMOVUPD     Y6, (DI)
+	VMOVUPD     Y7, 32(DI)
+	VMOVUPD     (R8), Y8
+	VMOVUPD     32(R8), Y9
+	VFMADD231PD Y4, Y15, Y8
+	VFMADD231PD Y5, Y15, Y9
+	VMOVUPD     Y8, (R8)
+	VMOVUPD     Y9, 32(R8)
+	ADDQ        $64, SI
+	ADDQ        $64, DX
+	ADDQ        $64, R9
+	ADDQ        $64, DI
+	ADDQ        $64, R8
+	SUBQ        $8, CX
+	JNZ         da2loop
+
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VHADDPD      X0, X0, X0
+	VADDPD       Y3, Y2, Y2
+	VEXTRACTF128 $1, Y2, X3
+	VADDPD       X3, X2, X2
+	VHADDPD      X2, X2, X2
+	VZEROUPPER
+	MOVSD        X0, d0+64(FP)
+	MOVSD        X2, d1+72(FP)
+	RET

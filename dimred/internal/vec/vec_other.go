@@ -29,3 +29,9 @@ func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64) {
 func dot2x2x8Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
 
 func dot8Asm(x, y *float64, k int) float64 { panic("unreachable") }
+
+func maxNonNegAsm(x *float64, n int) (float64, int) { panic("unreachable") }
+
+func dotAxpy2Asm(acc0, acc1 *float64, alpha0, alpha1 float64, a, x0, x1 *float64, n int) (float64, float64) {
+	panic("unreachable")
+}

@@ -62,6 +62,28 @@ func TestKernels(t *testing.T) {
 				t.Errorf("n=%d: acc[%d] = %v, want %v", n, i, ac[i], wantAcc[i])
 			}
 		}
+		// DotAxpy2 on the same row with x and a second vector.
+		x2 := make([]float64, n)
+		for i := range x2 {
+			x2[i] = float64(i%7) - 3
+		}
+		want2 := naiveDot(a, x2)
+		acc0 := append([]float64(nil), before[3:n+3]...)
+		acc1 := append([]float64(nil), before[3:n+3]...)
+		g0, g1 := DotAxpy2(acc0, acc1, alpha, -alpha, a, xx, x2)
+		mag2 := 0.0
+		for i := range a {
+			mag2 += math.Abs(a[i] * x2[i])
+		}
+		if math.Abs(g0-want) > tol || math.Abs(g1-want2) > 4*float64(n+1)*0x1p-52*mag2 {
+			t.Errorf("n=%d: DotAxpy2 = %v, %v, want %v, %v", n, g0, g1, want, want2)
+		}
+		for i := range acc0 {
+			w1 := before[3+i] - alpha*a[i]
+			if math.Abs(acc0[i]-wantAcc[i]) > accTol[i] || math.Abs(acc1[i]-w1) > accTol[i] {
+				t.Errorf("n=%d: DotAxpy2 acc[%d] = %v, %v, want %v, %v", n, i, acc0[i], acc1[i], wantAcc[i], w1)
+			}
+		}
 		ax := append([]float64(nil), before[3:n+3]...)
 		Axpy(ax, alpha, a)
 		for i := range ax {
@@ -140,6 +162,35 @@ func TestMaxAbs(t *testing.T) {
 				if math.IsNaN(v) && !math.IsNaN(got) || math.IsInf(v, 0) && !math.IsInf(got, 1) {
 					t.Errorf("n=%d: MaxAbs with %v at %d = %v", n, v, i, got)
 				}
+			}
+		}
+	}
+}
+
+func TestMaxNonNeg(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	for n := 0; n <= 40; n++ {
+		x := make([]float64, n)
+		want := 0.0
+		for i := range x {
+			x[i] = rnd.ExpFloat64() * math.Exp(20*rnd.NormFloat64())
+			want = math.Max(want, x[i])
+		}
+		if got, ok := MaxNonNeg(x); !ok || got != want {
+			t.Errorf("n=%d: MaxNonNeg = %v, %v, want %v, true", n, got, ok, want)
+		}
+		for i := range x {
+			for _, v := range []float64{math.NaN(), math.Inf(1), -1e-300, math.Inf(-1)} {
+				y := append([]float64(nil), x...)
+				y[i] = v
+				if _, ok := MaxNonNeg(y); ok {
+					t.Errorf("n=%d: MaxNonNeg accepted %v at %d", n, v, i)
+				}
+			}
+			y := append([]float64(nil), x...)
+			y[i] = math.MaxFloat64
+			if got, ok := MaxNonNeg(y); !ok || got != math.MaxFloat64 {
+				t.Errorf("n=%d: MaxNonNeg with MaxFloat64 = %v, %v", n, got, ok)
 			}
 		}
 	}
