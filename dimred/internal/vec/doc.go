@@ -1,18 +1,24 @@
-// Package vec holds the few vector kernels on which dimred's dense
-// matrix–vector products spend their time, written for AVX2 with fused
-// multiply–add where the processor has it (detected at start-up) and in
-// plain Go otherwise or under the noasm build tag.
+// Package vec holds the few vector kernels on which dimred spends its
+// time, written in Go assembly for AVX2 with fused multiply–add (and
+// AVX-512 for GemmNT) where the processor has them — detected at start-up
+// through golang.org/x/sys/cpu — and in plain Go otherwise or under the
+// noasm build tag.
 //
-// gonum's own kernels (floats.Dot, floats.AddScaled) use two-wide SSE2
-// instructions, which leave a symmetric matrix–vector product compute
-// bound at about half the speed of an optimised BLAS dgemv on the same
-// matrix. The products here are the ones Lanczos repeats tens of times —
-// the stored upper triangle of a kernel or distance matrix times a block
-// of vectors — so they are worth four-wide FMA code; everything else stays
-// on gonum.
+// gonum's own kernels (floats.Dot, floats.AddScaled, its pure-Go Dgemm)
+// use two-wide SSE2 instructions, which leave the products below compute
+// bound at a fraction of the speed of an optimised BLAS. The kernels here
+// are the ones the methods repeat: the symmetric triangle product of
+// Lanczos on kernel and distance matrices (DotAxpy, DotAxpy2), the inner
+// products of Gram and distance matrices and of the brute-force neighbour
+// search (GemmNT, Dot), the RBF kernel's exponential (ScaledExp) and the
+// checks and reductions of one pass over a matrix (MaxAbs, MaxNonNeg,
+// SumAdd, AddSqDiff, Axpy). Everything else stays on gonum.
 //
-// The results differ from a sequential sum only by the order of the
-// additions (sixteen partial sums, combined in a fixed order) and by
-// the single rounding of a fused multiply–add, so they are
-// deterministic on a given machine.
+// Rounding. The results differ from a sequential sum only by the order of
+// the additions (a fixed number of partial sums combined in a fixed order)
+// and by the single rounding of a fused multiply–add, so they are
+// deterministic on a given machine. GemmNT goes further: every entry is
+// summed in one order whatever the instruction set (dot8's), so its
+// products are bit-identical on every amd64 processor; the other kernels'
+// plain-Go versions, used only without AVX2, sum in textbook order.
 package vec
