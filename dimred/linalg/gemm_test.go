@@ -47,3 +47,23 @@ func TestGemmNT(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmNTShapes: mismatched shapes are programmer errors and panic.
+func TestGemmNTShapes(t *testing.T) {
+	A := testutil.RandDense(4, 3, 1).RawMatrix()
+	B := testutil.RandDense(5, 3, 2).RawMatrix()
+	for name, c := range map[string]struct{ A, B, C blas64.General }{
+		"k differs": {A, testutil.RandDense(5, 2, 3).RawMatrix(), mat.NewDense(4, 5, nil).RawMatrix()},
+		"C rows":    {A, B, mat.NewDense(3, 5, nil).RawMatrix()},
+		"C columns": {A, B, mat.NewDense(4, 4, nil).RawMatrix()},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: GemmNT did not panic", name)
+				}
+			}()
+			GemmNT(1, c.A, c.B, 0, c.C)
+		}()
+	}
+}

@@ -265,8 +265,8 @@ func blockLanczos(op SymOperator, k int, end EigenEnd, p lanczosParams) ([]float
 // eigenproblem, in rough nanoseconds on one current x86 core; it changes how
 // often convergence is tested, never what converged means. Measured on the
 // development machine: mat.EigenSym with vectors 0.26 ms at nb = 50
-// (≈ 2 ns·nb³); the orthogonalisation's BLAS products at gonum's ~10
-// GFlop/s (4 flops per basis entry and vector).
+// (≈ 2 ns·nb³); the orthogonalisation's products at about 10 GFlop/s
+// (4 flops per basis entry and vector), a conservative rate for them.
 const (
 	lanczosFactorNanos = 2.0
 	lanczosOrthoNanos  = 0.4
