@@ -129,3 +129,45 @@ func DotAxpy2(acc0, acc1 []float64, alpha0, alpha1 float64, a, x0, x1 []float64)
 	}
 	return d0, d1
 }
+
+// SumAdd adds a to acc (acc_j += a_j) and returns Σ_j a_j: the row sums and
+// column sums of a symmetric matrix from one pass over its stored triangle.
+// len(acc) must be at least len(a).
+func SumAdd(acc, a []float64) float64 {
+	n := len(a)
+	if n == 0 {
+		return 0
+	}
+	acc = acc[:n]
+	m := 0
+	s := 0.0
+	if useAsm && n >= 16 {
+		m = n &^ 15
+		s = sumAddAsm(&acc[0], &a[0], m)
+	}
+	for j := m; j < n; j++ {
+		s += a[j]
+		acc[j] += a[j]
+	}
+	return s
+}
+
+// AddSqDiff adds (col_j − c)² to d_j: one coordinate's share of the squared
+// distances from a point with coordinate c to the points whose coordinates
+// are col. len(d) must be at least len(col).
+func AddSqDiff(d, col []float64, c float64) {
+	n := len(col)
+	if n == 0 {
+		return
+	}
+	d = d[:n]
+	m := 0
+	if useAsm && n >= 8 {
+		m = n &^ 7
+		addSqDiffAsm(&d[0], &col[0], c, m)
+	}
+	for j := m; j < n; j++ {
+		t := col[j] - c
+		d[j] += t * t
+	}
+}
