@@ -258,3 +258,72 @@ da2loop:
 	MOVSD        X0, d0+64(FP)
 	MOVSD        X2, d1+72(FP)
 	RET
+
+// func sumAddAsm(acc, a *float64, n int) float64
+// acc_j += a_j for j < n (n a positive multiple of 16); returns Σ a_j.
+TEXT ·sumAddAsm(SB), NOSPLIT, $0-32
+	MOVQ   acc+0(FP), DI
+	MOVQ   a+8(FP), SI
+	MOVQ   n+16(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+
+sumloop:
+	VMOVUPD (SI), Y4
+	VMOVUPD 32(SI), Y5
+	VMOVUPD 64(SI), Y6
+	VMOVUPD 96(SI), Y7
+	VADDPD  Y4, Y0, Y0
+	VADDPD  Y5, Y1, Y1
+	VADDPD  Y6, Y2, Y2
+	VADDPD  Y7, Y3, Y3
+	VADDPD  (DI), Y4, Y4
+	VADDPD  32(DI), Y5, Y5
+	VADDPD  64(DI), Y6, Y6
+	VADDPD  96(DI), Y7, Y7
+	VMOVUPD Y4, (DI)
+	VMOVUPD Y5, 32(DI)
+	VMOVUPD Y6, 64(DI)
+	VMOVUPD Y7, 96(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, DI
+	SUBQ    $16, CX
+	JNZ     sumloop
+
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VHADDPD      X0, X0, X0
+	VZEROUPPER
+	MOVSD        X0, ret+24(FP)
+	RET
+
+// func addSqDiffAsm(d, col *float64, c float64, n int)
+// d_j += (col_j − c)² for j < n (n a positive multiple of 8).
+TEXT ·addSqDiffAsm(SB), NOSPLIT, $0-32
+	MOVQ         d+0(FP), DI
+	MOVQ         col+8(FP), SI
+	VBROADCASTSD c+16(FP), Y8
+	MOVQ         n+24(FP), CX
+
+sqloop:
+	VMOVUPD     (SI), Y0
+	VMOVUPD     32(SI), Y1
+	VSUBPD      Y8, Y0, Y0
+	VSUBPD      Y8, Y1, Y1
+	VMOVUPD     (DI), Y2
+	VMOVUPD     32(DI), Y3
+	VFMADD231PD Y0, Y0, Y2
+	VFMADD231PD Y1, Y1, Y3
+	VMOVUPD     Y2, (DI)
+	VMOVUPD     Y3, 32(DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	SUBQ        $8, CX
+	JNZ         sqloop
+	VZEROUPPER
+	RET
