@@ -76,5 +76,10 @@
 //	Eurodist()          R's 21-city table in D
 //	USPS(split)         7291×256 (train) or 2007×256 (test), Labels = digits
 //
-// Text parsers return errors wrapping ErrParse that name the file and line.
+// Your own data: ReadTableFile/ReadTable read a CSV or TSV table (a header
+// line, an optional label column and row-name column, missing values as
+// NaN), and ReadNPYFile/ReadNPY a NumPy .npy array, into a Dataset.
+//
+// Text parsers return errors wrapping ErrParse that name the file and line
+// (and, for tables, the column).
 package datasets
