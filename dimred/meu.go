@@ -81,7 +81,7 @@ type MEU struct {
 	Gamma float64 // γ, precision of the base density; 0 means 1e-4
 
 	MaxIter int                                 // projected Newton iterations; 0 means 200
-	Tol     float64                             // KKT residual relative to mean d_ij/2; 0 means 1e-8
+	Tol     float64                             // KKT residual relative to mean d_ij/2; 0 means 1e-8; negative runs until MaxIter or no progress
 	Monitor func(iter int, logLik float64) bool // sees the log-likelihood (iteration 0 is the start)
 
 	n, q   int
