@@ -30,8 +30,16 @@ import (
 //
 //	max_Θ log|Θ| − tr(SΘ) − ρ Σ_ij |θ_ij|   (θ_ij = 0 off the graph),
 //
-// solved by block coordinate ascent on the covariance W = Θ⁻¹ (package
-// internal/glasso). Rho is ρ exactly as in the reference code's
+// solved by block coordinate ascent on the covariance W = Θ⁻¹ (Friedman et
+// al.'s sweeps) to their own rule, then finished by Newton's method on the
+// support the sweeps found (package internal/glasso). The finish matters:
+// on the stick man (k = 6, ρ = 0) the sweeps' rule fires after 225 sweeps
+// with max|WΘ − I| = 1.33 and W 15 % from the optimum, which plain sweeps
+// reach only after about 10⁴; five Newton steps reach it to 1e-11. The fit
+// stops when the KKT conditions below hold (max|WΘ − I| ≤ KKTTol, and
+// W_ij = S_ij on the edges to 1e-9 relative when certified by Newton).
+//
+// Rho is ρ exactly as in the reference code's
 // "regulariser", which also penalises the diagonal (W_ii = s_ii + ρ at the
 // optimum); the paper's Figs 8 and 9 report this ρ (best 0.01 with k = 20,
 // 0.002 with every pair a neighbour). The paper's own objective §3,
@@ -51,7 +59,18 @@ type DRILL struct {
 	Rho      float64 // ρ ≥ 0, L1 weight on Θ (diagonal included)
 
 	MaxIter int     // glasso sweeps; 0 means 3000
-	Tol     float64 // glasso stopping rule (mean |ΔW| relative to mean |S_ij|); 0 means 1e-4
+	Tol     float64 // glasso sweeps' rule on W's change (mean |ΔW| relative to mean |S_ij|); 0 means 1e-4
+	// KKTTol is the tolerance on the optimality conditions, max|WΘ − I|;
+	// 0 means 1e-6. Negative means the sweeps' Tol rule alone, without
+	// the Newton finish (the reference code's rule, which can stop far
+	// from the optimum on nearly singular S).
+	KKTTol float64
+
+	// Monitor, if not nil, is called after every glasso sweep with the
+	// sweep number (from 1) and mean|ΔW| relative to mean|S_ij|;
+	// returning true stops the fit, which is then kept without error and
+	// without the Newton finish.
+	Monitor func(iter int, change float64) bool
 
 	start *mat.SymDense // warm start (DRILLPath)
 
@@ -139,7 +158,10 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	if maxIter == 0 {
 		maxIter = 3000
 	}
-	set := &glasso.Settings{Tol: d.Tol, MaxIter: maxIter, PenaliseDiagonal: true}
+	set := &glasso.Settings{Tol: d.Tol, KKTTol: d.KKTTol, MaxIter: maxIter, PenaliseDiagonal: true}
+	if d.Monitor != nil {
+		set.Monitor = d.Monitor
+	}
 	if d.start != nil {
 		set.Start = d.start
 	}
@@ -208,7 +230,8 @@ func (d *DRILL) PrecisionTo(dst *mat.SymDense) { d.mustFit(); copySym(dst, d.the
 // Edges returns the number of pairs i < j with θ_ij ≠ 0.
 func (d *DRILL) Edges() int { d.mustFit(); return d.edges }
 
-// Iterations returns the number of glasso sweeps.
+// Iterations returns the number of glasso sweeps plus the Newton steps of
+// the finish.
 func (d *DRILL) Iterations() int { d.mustFit(); return d.iters }
 
 // KKT returns the optimality report of the fit.

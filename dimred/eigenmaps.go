@@ -23,6 +23,27 @@ const (
 	ConstantWeights
 )
 
+// LEEdges selects how the directed k-nearest-neighbour relation becomes the
+// symmetric weights A of Laplacian eigenmaps.
+type LEEdges int
+
+const (
+	// LEUnionEdges joins i and j when either is among the other's k
+	// nearest and weighs the pair once, a_ij (the union graph of Belkin &
+	// Niyogi's "n nearest neighbours" rule). The default.
+	LEUnionEdges LEEdges = iota
+	// LEDirectedSum adds the weights of both directed edges, as the
+	// spectral paper's reference MATLAB code does (A + Aᵀ of the directed
+	// kNN weights): a mutual pair weighs 2a_ij, a one-way pair a_ij. This
+	// changes the embedding (mutual pairs pull twice as hard), and is what
+	// the paper's LE scores were computed with (together with the
+	// reference's slot-index heat kernel, see LaplacianEigenmaps).
+	// ProjectTo weighs a new point's edges once. Ignored with Epsilon > 0
+	// (the ε graph is symmetric, so every pair would count twice, which
+	// leaves every embedding unchanged).
+	LEDirectedSum
+)
+
 // LEProblem selects which eigenproblem Laplacian eigenmaps solves.
 type LEProblem int
 
@@ -93,6 +114,7 @@ type LaplacianEigenmaps struct {
 	Epsilon float64
 
 	Weighting LEWeighting // HeatKernel (default) or ConstantWeights
+	Edges     LEEdges     // LEUnionEdges (default) or LEDirectedSum (the reference code's)
 	// T is the heat-kernel width t in a_ij = exp(−d_ij²/t); 0 means 2
 	// (σ = 1 in exp(−d²/2σ²), the paper's reference setting). Scale it
 	// with the data: t of the order of the squared kNN distances.
@@ -136,6 +158,9 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	if m.Problem != LENormalised && m.Problem != LEGeneralised && m.Problem != LEUnnormalised {
 		panic(fmt.Sprintf("dimred: unknown LEProblem %d", m.Problem))
 	}
+	if m.Edges != LEUnionEdges && m.Edges != LEDirectedSum {
+		panic(fmt.Sprintf("dimred: unknown LEEdges %d", m.Edges))
+	}
 	n, _ := Y.Dims()
 	kk := m.K
 	if m.Epsilon > 0 {
@@ -149,10 +174,11 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 		return err
 	}
 	var g *linalg.CSR
+	var nb *neighbours.Neighbours
 	if m.Epsilon > 0 {
 		g, err = neighbours.EpsilonGraph(Y, m.Epsilon)
-	} else {
-		g, err = neighbours.KNNGraph(Y, k, neighbours.Union)
+	} else if nb, err = neighbours.KNearest(Y, k); err == nil {
+		g = nb.Graph(neighbours.Union)
 	}
 	if err != nil {
 		return err
@@ -160,7 +186,13 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	if err := checkGraph("LaplacianEigenmaps", g); err != nil {
 		return err
 	}
-	A := g.Map(func(_, _ int, d float64) float64 { return m.weight(d) })
+	A := g.Map(func(i, j int, d float64) float64 {
+		w := m.weight(d)
+		if m.Edges == LEDirectedSum && nb != nil && isNeighbour(nb, i, j) && isNeighbour(nb, j, i) {
+			w *= 2 // both directed edges i→j and j→i
+		}
+		return w
+	})
 	deg := A.RowSums()
 	for i, d := range deg {
 		if !(d > 0) {
@@ -201,6 +233,17 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	fixColumnSigns(X)
 	m.y, m.k, m.graph, m.lap, m.deg, m.vals, m.x = mat.DenseCopyOf(Y), k, A, L, deg, vals, X
 	return nil
+}
+
+// isNeighbour reports whether j is among the k nearest neighbours of i.
+func isNeighbour(nb *neighbours.Neighbours, i, j int) bool {
+	idx, _ := nb.Of(i)
+	for _, c := range idx {
+		if c == j {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *LaplacianEigenmaps) t() float64 {

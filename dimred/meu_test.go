@@ -25,9 +25,10 @@ func meuToyData(n, p int, seed uint64) *mat.Dense {
 	return Y
 }
 
-// The MEU gradient p/2(k_ii − 2k_ij + k_jj) − d_ij/2 (times κ for the log
-// parameterisation) agrees with central finite differences of the
-// log-likelihood with the corrected normaliser |L+γI|^{p/2}.
+// The MEU gradient p/2(k_ii − 2k_ij + k_jj) − d_ij/2 agrees with central
+// finite differences of the log-likelihood with the corrected normaliser
+// |L+γI|^{p/2}, and the negative Hessian (p/2)(k_ik − k_il − k_jk + k_jl)²
+// with finite differences of the gradient.
 func TestMEUGradient(t *testing.T) {
 	Y := meuToyData(12, 5, 1)
 	nb, err := neighbours.KNearest(Y, 3)
@@ -36,22 +37,35 @@ func TestMEUGradient(t *testing.T) {
 	}
 	m := newMEUModel(Y, nb, 1e-2)
 	rnd := rand.New(rand.NewPCG(2, 2))
-	a := make([]float64, len(m.d))
-	for i := range a {
-		a[i] = rnd.NormFloat64()
+	lam := make([]float64, len(m.d))
+	for i := range lam {
+		lam[i] = math.Exp(rnd.NormFloat64())
 	}
-	g := make([]float64, len(a))
-	m.eval(g, a)
-	const h = 1e-6
-	for e := range a {
-		ap := append([]float64(nil), a...)
-		ap[e] += h
-		fp := m.eval(nil, ap)
-		ap[e] -= 2 * h
-		fm := m.eval(nil, ap)
-		fd := (fp - fm) / (2 * h)
+	g := make([]float64, len(lam))
+	m.eval(g, lam)
+	free := make([]int, len(lam))
+	for i := range free {
+		free[i] = i
+	}
+	h := make([]float64, len(lam)*len(lam))
+	m.hessian(h, free)
+	const step = 1e-6
+	gp, gm := make([]float64, len(lam)), make([]float64, len(lam))
+	for e := range lam {
+		lp := append([]float64(nil), lam...)
+		lp[e] += step
+		fp := m.eval(gp, lp)
+		lp[e] -= 2 * step
+		fm := m.eval(gm, lp)
+		fd := (fp - fm) / (2 * step)
 		if math.Abs(fd-g[e]) > 1e-6*math.Max(1, math.Abs(fd)) {
 			t.Errorf("edge %d: analytic %.10g, finite difference %.10g", e, g[e], fd)
+		}
+		for b := range lam {
+			hd := -(gp[b] - gm[b]) / (2 * step)
+			if math.Abs(hd-h[e*len(lam)+b]) > 1e-5*math.Max(1, math.Abs(hd)) {
+				t.Errorf("Hessian [%d,%d]: analytic %.10g, finite difference %.10g", e, b, h[e*len(lam)+b], hd)
+			}
 		}
 	}
 }

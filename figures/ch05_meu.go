@@ -590,7 +590,7 @@ func meuSweepFigure(id, caption string, s *meuSweep, paperBest float64) *Figure 
 // (b) the embedding at the best score (paper: λ = 0.01).
 func FigP8DrillSweepK20() (*Figure, error) {
 	rhos := []float64{0, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 0.01, 0.05, 0.1}
-	s, err := meuDrillSweep(dimred.DRILL{Q: 2, K: 20, MaxIter: 500}, rhos)
+	s, err := meuDrillSweep(dimred.DRILL{Q: 2, K: 20}, rhos)
 	if err != nil {
 		return nil, err
 	}
@@ -612,7 +612,7 @@ func FigP9DrillSweepAllPairs() (*Figure, error) {
 	for i := range rhos {
 		rev[i] = rhos[len(rhos)-1-i]
 	}
-	s, err := meuDrillSweep(dimred.DRILL{Q: 2, AllPairs: true, MaxIter: 500}, rev)
+	s, err := meuDrillSweep(dimred.DRILL{Q: 2, AllPairs: true}, rev)
 	if err != nil {
 		return nil, err
 	}

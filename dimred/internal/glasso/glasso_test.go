@@ -268,10 +268,19 @@ func TestErrors(t *testing.T) {
 	if _, err := Solve(sing, Penalty{Rho: 0.1}, &Settings{PenaliseDiagonal: true}); err != nil {
 		t.Errorf("singular S, penalised diagonal: %v", err)
 	}
-	// Non-convergence is reported, with the last iterate.
-	res, err := Solve(S, Penalty{Rho: 0.05}, &Settings{MaxIter: 1, Tol: 1e-15})
+	// Non-convergence of the sweeps alone (no Newton finish) is reported,
+	// with the last iterate.
+	res, err := Solve(S, Penalty{Rho: 0.05}, &Settings{MaxIter: 1, Tol: 1e-15, KKTTol: -1})
 	if !errors.Is(err, ErrNotConverged) || res == nil || res.Iterations != 1 {
 		t.Errorf("MaxIter 1: res=%v err=%v, want a result and ErrNotConverged", res != nil, err)
+	}
+	// With the Newton finish, one sweep found the support here and the
+	// finish certifies the optimum: no error, and the KKT conditions hold.
+	res, err = Solve(S, Penalty{Rho: 0.05}, &Settings{MaxIter: 1, Tol: 1e-15})
+	if err != nil {
+		t.Errorf("MaxIter 1 with the Newton finish: %v", err)
+	} else {
+		checkKKT(t, "MaxIter 1, Newton finish", S, nil, constRho(0.05), 0, res, 1e-9)
 	}
 	// Monitor can stop early without error.
 	calls := 0
@@ -364,14 +373,15 @@ func Example() {
 
 // The extrapolation steps only change the path, not the solution: with and
 // without them the same W and Θ come out (DRILL k = 7, ρ = 0, where they
-// fire).
+// fire; the paper's stopping rule alone, without the Newton finish, since
+// this test counts sweeps).
 func TestExtrapolationSameSolution(t *testing.T) {
 	y := curveData(60, 30, 1)
 	S := secondMoment(y)
 	g := knn(y, 7)
 	var res [2]*Result
 	for k, off := range []bool{false, true} {
-		r, err := Solve(S, Penalty{Graph: g}, &Settings{Tol: 1e-10, MaxIter: 50000, NoExtrapolation: off})
+		r, err := Solve(S, Penalty{Graph: g}, &Settings{Tol: 1e-10, MaxIter: 50000, NoExtrapolation: off, KKTTol: -1})
 		if err != nil {
 			t.Fatalf("NoExtrapolation=%v: %v", off, err)
 		}
