@@ -40,9 +40,11 @@ const (
 //     has perplexity 2^H = Perplexity; the joint affinities are
 //     p_ij = (p_{j|i} + p_{i|j})/(2n), a symmetric, normalised version of
 //     the weights a_ij of Laplacian eigenmaps (§5.4);
+//
 //   - a probabilistic model of the embedding with a heavy-tailed kernel,
 //     q_ij = (1 + ‖x_i − x_j‖²)⁻¹ / Σ_{k≠l} (1 + ‖x_k − x_l‖²)⁻¹, a Student-t
 //     with one degree of freedom where §5.4's heat kernel would be Gaussian;
+//
 //   - the objective KL(P‖Q) = Σ_ij p_ij log(p_ij/q_ij), whose gradient
 //
 //     ∂KL/∂x_i = 4 Σ_j (p_ij − q_ij)(1 + ‖x_i − x_j‖²)⁻¹ (x_i − x_j)
