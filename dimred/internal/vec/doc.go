@@ -2,7 +2,10 @@
 // time, written in Go assembly for AVX2 with fused multiply–add (and
 // AVX-512 for GemmNT) where the processor has them — detected at start-up
 // through golang.org/x/sys/cpu — and in plain Go otherwise or under the
-// noasm build tag.
+// noasm build tag. The dimred_noasm tag turns off these kernels alone,
+// leaving gonum's (SSE2, the same on every amd64 processor) in place: a
+// build that computes as dimred does on a processor without AVX2, which
+// the bit-reproducibility tests use.
 //
 // gonum's own kernels (floats.Dot, floats.AddScaled, its pure-Go Dgemm)
 // use two-wide SSE2 instructions, which leave the products below compute

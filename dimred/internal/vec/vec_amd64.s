@@ -1,4 +1,4 @@
-//go:build !noasm
+//go:build !noasm && !dimred_noasm
 
 #include "textflag.h"
 

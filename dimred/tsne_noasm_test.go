@@ -1,0 +1,5 @@
+//go:build noasm || openblas
+
+package dimred
+
+const gonumAsm = false

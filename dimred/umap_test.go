@@ -1,0 +1,169 @@
+package dimred
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"math"
+	"runtime"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestUMAPCurve: umap-learn's find_ab_params gives a = 1.5769, b = 0.8951
+// for min_dist 0.1, spread 1 (its documented defaults; scipy curve_fit).
+func TestUMAPCurve(t *testing.T) {
+	a, b := UMAPCurve(0.1, 1)
+	if math.Abs(a-1.5769) > 5e-4 || math.Abs(b-0.8951) > 5e-4 {
+		t.Errorf("a, b = %.5f, %.5f; want 1.5769, 0.8951", a, b)
+	}
+}
+
+// TestSmoothKNN: every row's weights sum to log₂ k (umap-learn's
+// smooth_knn_dist target), the nearest neighbour has weight 1.
+func TestSmoothKNN(t *testing.T) {
+	Y, _ := gaussianClusters(3, 30, 4, 3)
+	k := 10
+	_, d2, err := exactNeighbours(Y, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := make([]float64, len(d2))
+	for i, v := range d2 {
+		d[i] = math.Sqrt(v)
+	}
+	w := smoothKNN(d, 90, k)
+	for i := 0; i < 90; i++ {
+		s := 0.0
+		for _, v := range w[i*k : (i+1)*k] {
+			s += v
+		}
+		if math.Abs(s-math.Log2(float64(k))) > 1e-4 || w[i*k] != 1 {
+			t.Fatalf("row %d: Σw = %v (want %v), w_nearest = %v", i, s, math.Log2(float64(k)), w[i*k])
+		}
+	}
+}
+
+func TestUMAPClusters(t *testing.T) {
+	Y, labels := gaussianClusters(3, 100, 10, 11)
+	for _, init := range []UMAPInit{UMAPInitSpectral, UMAPInitPCA} {
+		m := &UMAP{Init: init, NEpochs: 200}
+		if err := m.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		if e := NearestNeighbourErrors(&X, labels); e != 0 {
+			t.Errorf("init %d: %d nearest-neighbour errors, want 0", init, e)
+		}
+		tw, err := Trustworthiness(Y, &X, 10)
+		if err != nil || tw < 0.9 {
+			t.Errorf("init %d: trustworthiness(10) = %v (%v), want ≥ 0.9", init, tw, err)
+		}
+		Ynew, newLabels := gaussianClusters(3, 10, 10, 12)
+		var Xnew mat.Dense
+		m.ProjectTo(&Xnew, Ynew)
+		for r := 0; r < 30; r++ {
+			best, bj := math.Inf(1), -1
+			for j := 0; j < 300; j++ {
+				d := math.Hypot(Xnew.At(r, 0)-X.At(j, 0), Xnew.At(r, 1)-X.At(j, 1))
+				if d < best {
+					best, bj = d, j
+				}
+			}
+			if labels[bj] != newLabels[r] {
+				t.Errorf("init %d: new point %d (cluster %d) placed beside cluster %d", init, r, newLabels[r], labels[bj])
+			}
+		}
+	}
+}
+
+// TestUMAPBitReproducible: identical bits from two runs and from one
+// thread against two; and the PCA start pinned by hash (see
+// TestTSNEGoldenBits for the cross-processor argument).
+func TestUMAPBitReproducible(t *testing.T) {
+	Y, _ := gaussianClusters(4, 150, 8, 13)
+	run := func(procs int, init UMAPInit) *mat.Dense {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		m := &UMAP{NEpochs: 100, Init: init}
+		if err := m.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		return &X
+	}
+	for _, init := range []UMAPInit{UMAPInitSpectral, UMAPInitPCA} {
+		a, b, c := run(2, init), run(2, init), run(1, init)
+		if !mat.Equal(a, b) {
+			t.Errorf("init %d: two runs differ", init)
+		}
+		if !mat.Equal(a, c) {
+			t.Errorf("init %d: one thread and two threads differ", init)
+		}
+	}
+}
+
+func TestUMAPBadInput(t *testing.T) {
+	Y, _ := gaussianClusters(2, 10, 3, 1)
+	Y.Set(3, 1, math.Inf(1))
+	if err := (&UMAP{NNeighbors: 5}).Fit(Y); !errors.Is(err, ErrNaN) {
+		t.Errorf("Inf: %v, want ErrNaN", err)
+	}
+	Y.Set(3, 1, 0)
+	if err := (&UMAP{NNeighbors: 20}).Fit(Y); !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("20 points, 20 neighbours: %v, want ErrTooFewPoints", err)
+	}
+	Z := mat.NewDense(40, 3, nil) // two sets of 20 coincident points
+	for i := 20; i < 40; i++ {
+		Z.Set(i, 0, 1)
+	}
+	m := &UMAP{NNeighbors: 5, NEpochs: 50}
+	if err := m.Fit(Z); err != nil {
+		t.Fatalf("duplicated points: %v", err)
+	}
+	if !m.SpectralFallback() {
+		t.Error("two coincident sets: the graph is disconnected, the spectral start should fall back")
+	}
+	for name, bad := range map[string]*UMAP{
+		"MinDist > Spread": {MinDist: 2},
+		"Spread NaN":       {Spread: math.NaN()},
+		"NNeighbors < 0":   {NNeighbors: -1},
+		"LearningRate Inf": {LearningRate: math.Inf(1)},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			bad.Fit(Y)
+		}()
+	}
+}
+
+// TestUMAPGoldenBits pins the PCA-started embedding's bits (see
+// TestTSNEGoldenBits; scripts/test reruns it under -tags dimred_noasm).
+func TestUMAPGoldenBits(t *testing.T) {
+	if !gonumAsm {
+		t.Skip("gonum's kernels are plain Go (noasm) or OpenBLAS (openblas): the pin is for the default build")
+	}
+	Y, _ := gaussianClusters(4, 150, 12, 21)
+	m := &UMAP{NEpochs: 60, Init: UMAPInitPCA}
+	if err := m.Fit(Y); err != nil {
+		t.Fatal(err)
+	}
+	var X mat.Dense
+	m.LatentTo(&X)
+	h := sha256.New()
+	for _, v := range X.RawMatrix().Data {
+		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
+	}
+	const want = "f73fd2496eed1408df99a2034b7b36a4c34c58ae90305dc3bbf94e91b0fca6d2"
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		t.Errorf("embedding hash %s, want %s", got, want)
+	}
+}
