@@ -206,15 +206,22 @@ func meuProcrustes(X, T *mat.Dense) (float64, error) {
 	return r.RMS / math.Sqrt(s/float64(n)), nil
 }
 
-// meuEmbeddingPanel draws a 2-D embedding coloured by time, consecutive
-// frames joined.
+// meuEmbeddingPanel draws a 2-D embedding coloured by time (timeColour),
+// consecutive frames joined.
 func meuEmbeddingPanel(title string, X *mat.Dense) *plot.Plot {
-	p := newPlot(title, "x₁", "x₂")
+	return meuPathPanel(title, X, "x₁", "x₂")
+}
+
+// meuPathPanel draws the rows of X (n×2) in order, joined, coloured by
+// frame, with plain tick labels.
+func meuPathPanel(title string, X *mat.Dense, xl, yl string) *plot.Plot {
+	p := newPlot(title, xl, yl)
+	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 	n, _ := X.Dims()
 	xs, ys := mat.Col(nil, 0, X), mat.Col(nil, 1, X)
 	p.Add(line(xs, ys, color.Gray{Y: 190}, 0.5))
 	for i := 0; i < n; i++ {
-		p.Add(scatter(xs[i:i+1], ys[i:i+1], jet(float64(i)/float64(n-1)), 2, nil))
+		p.Add(scatter(xs[i:i+1], ys[i:i+1], frameColour(i, n), 2, nil))
 	}
 	return p
 }
@@ -273,10 +280,16 @@ func (ringGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 // meuMaxEntNames are the panels of Figs 4 and 6.
 var meuMaxEntNames = []string{"MEU", "ALLE", "DRILL"}
 
+// meuMaxEntFigure draws Figs 4 and 6: one panel per meuMaxEntNames method,
+// lettered (a), (b), (c) as the paper's, each titled with the numbers the
+// caption promises (its GP-LVM score and, with a true path, its Procrustes
+// error), then the true path when there is one. The frame colours' key
+// sits beside the last panel. With a true path the four panels are drawn
+// two by two, so that each is legible at page width.
 func meuMaxEntFigure(id, caption string, d *meuScored) (*Figure, error) {
 	var panels []*plot.Plot
 	var nums []Number
-	for _, name := range meuMaxEntNames {
+	for i, name := range meuMaxEntNames {
 		X, ok := d.X[name]
 		if !ok {
 			err := d.errs[name]
@@ -286,9 +299,11 @@ func meuMaxEntFigure(id, caption string, d *meuScored) (*Figure, error) {
 			panels = append(panels, meuMissingPanel(name, err))
 			continue
 		}
-		panels = append(panels, meuEmbeddingPanel(fmt.Sprintf("%s (k = %d)", name, d.k), X))
+		title := fmt.Sprintf("(%c) %s (k = %d)", 'a'+i, name, d.k)
+		var stats []string
 		if s, ok := d.score[name]; ok {
 			nums = append(nums, Ours("GP-LVM score ("+name+")", s))
+			stats = append(stats, fmt.Sprintf("score %.0f", s))
 		}
 		if d.T != nil {
 			e, err := meuProcrustes(X, d.T)
@@ -296,19 +311,25 @@ func meuMaxEntFigure(id, caption string, d *meuScored) (*Figure, error) {
 				return nil, err
 			}
 			nums = append(nums, Ours("Procrustes RMS / RMS spread of the true path ("+name+")", e))
+			stats = append(stats, fmt.Sprintf("Procrustes %.2f", e))
 		}
+		if len(stats) > 0 {
+			title += "\n" + strings.Join(stats, ", ")
+		}
+		panels = append(panels, meuEmbeddingPanel(title, X))
 	}
+	cols := len(panels)
 	if d.T != nil {
-		p := newPlot("true path", "x", "y")
-		n, _ := d.T.Dims()
-		xs, ys := mat.Col(nil, 0, d.T), mat.Col(nil, 1, d.T)
-		p.Add(line(xs, ys, color.Gray{Y: 190}, 0.5))
-		for i := 0; i < n; i++ {
-			p.Add(scatter(xs[i:i+1], ys[i:i+1], jet(float64(i)/float64(n-1)), 2, nil))
-		}
-		panels = append(panels, p)
+		panels = append(panels, meuPathPanel("true path (not used by the methods)", d.T, "x (m)", "y (m)"))
+		cols = 2
 	}
-	return &Figure{ID: id, Caption: caption, Data: d.name, Panels: panels, Cols: len(panels), Numbers: nums}, nil
+	n, _ := d.Y.Dims()
+	addTimeKey(panels[len(panels)-1], 1, float64(n), "frame")
+	f := &Figure{ID: id, Caption: caption, Data: d.name, Panels: panels, Cols: cols, Numbers: nums}
+	if d.T != nil {
+		f.Width, f.Height = 24*vg.Centimeter, 22*vg.Centimeter
+	}
+	return f, nil
 }
 
 // FigP4StickMaxEnt is the paper's Fig 4: the stick man (55 frames) by
@@ -318,7 +339,7 @@ func FigP4StickMaxEnt() (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	return meuMaxEntFigure("P4", "Motion capture data visualized in two dimensions for models derived from the maximum entropy perspective: (a) MEU, (b) acyclic LLE, (c) DRILL, each with 6 nearest neighbours. Colour is the frame number. Embeddings are standardised per axis; the numbers are their GP-LVM scores.", d)
+	return meuMaxEntFigure("P4", "Motion capture data visualized in two dimensions for models derived from the maximum entropy perspective: (a) MEU, (b) acyclic LLE, (c) DRILL, each with 6 nearest neighbours. Colour is the frame number (key beside panel c). Embeddings are standardised per axis; the number above each panel is its GP-LVM score (higher is better).", d)
 }
 
 // FigP6RobotMaxEnt is the paper's Fig 6: the robot WiFi data (215
@@ -329,7 +350,7 @@ func FigP6RobotMaxEnt() (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	return meuMaxEntFigure("P6", "Visualization of the robot WiFi navigation data using algorithms based on maximum entropy (MEU, acyclic LLE, DRILL), seven neighbours, beside the robot's true path (not used by the methods). Colour is time. The numbers are GP-LVM scores and Procrustes errors against the true path.", d)
+	return meuMaxEntFigure("P6", "Visualization of the robot WiFi navigation data using algorithms based on maximum entropy (MEU, acyclic LLE, DRILL), seven neighbours, beside the robot's true path (not used by the methods). Colour is the frame number (key beside the true path). Above each panel: its GP-LVM score (higher is better) and its Procrustes error against the true path (RMS after the best similarity transform, relative to the path's RMS spread; lower is better).", d)
 }
 
 // meuOrdering checks "a > b > c …" among the listed names present in
@@ -515,15 +536,38 @@ func FigP7SpectralScores() (*Figure, error) {
 	var why []string
 	for _, n := range ord {
 		if !n.Agrees() {
-			why = append(why, strings.TrimSuffix(n.Name, " (1 = yes)")+" does not hold")
+			check := strings.TrimSuffix(n.Name, " (1 = yes)")
+			w := check + " does not hold with our scores (see the numbers)"
+			if cause := p7Causes[check]; cause != "" {
+				w += ": " + cause
+			}
+			why = append(why, w)
 		}
 	}
 	f := &Figure{ID: "P7", Caption: caption, Data: "stick, robot_wireless", Panels: []*plot.Plot{pa, pb}, Numbers: nums}
 	if len(why) > 0 {
-		f.Why = strings.Join(why, "; ") + " with our scores (see the numbers); the paper's scores came from its reference runs (SCG, MATLAB seeds), ours from L-BFGS fits of the same models."
+		f.Why = strings.Join(why, "; ") + ". " + p7DrillNote
 	}
 	return f, nil
 }
+
+// p7Causes explains, per ordering check of Fig 7, why our scores can
+// break it, from running the author's MATLAB (SheffieldML/GPmat mltools,
+// lawrennd/meu) under GNU Octave on the same data: its scores of Isomap and
+// MEU agree with ours (MEU to 0.06 nats), the GP-LVM score itself to 0.07
+// nats, so the differences lie in the embeddings.
+var p7Causes = map[string]string{
+	"stick: Isomap > ALLE": "the author's acyclic LLE takes each point's parents from the fill of the Cholesky factor of the kNN Laplacian " +
+		"under a fill-reducing order, ours (as the paper's text describes) the k nearest later points in data order; run under GNU Octave, " +
+		"the author's ALLE scores 3578 on the stick man, below Isomap, so the paper's ordering holds for its construction and not for ours",
+	"robot: MEU lowest of the distance-preserving methods": "the author's own code, run under GNU Octave on the same data, does not " +
+		"reproduce it either (ALLE 1647 < DRILL 2049 < MEU 2091 < Isomap 2201): a statement of the paper that its own code does not support",
+}
+
+// p7DrillNote: the reference DRILL's stopping point, which the paper's
+// DRILL scores come from.
+const p7DrillNote = "The author's DRILL also stops early (max|WΘ − I| = 0.995 on the stick man under GNU Octave, where the maximum-likelihood " +
+	"fit has WΘ = I), so the paper's DRILL scores are not those of the maximum-likelihood fit; ours are those of dimred.DRILL's default stop, whose residuals (max|WΘ − I| among them) notebook 05's DRILL section prints."
 
 // meuSweep is one DRILL L1 sweep on the stick man.
 type meuSweep struct {
@@ -577,6 +621,8 @@ func meuSweepFigure(id, caption string, s *meuSweep, paperBest float64) *Figure 
 	p.X.Tick.Label.Rotation = math.Pi / 4
 	p.X.Tick.Label.XAlign = -1
 	pb := meuEmbeddingPanel(fmt.Sprintf("(b) best: λ = %g", s.rhos[s.best]), s.X[s.best])
+	nf, _ := s.X[s.best].Dims()
+	addTimeKey(pb, 1, float64(nf), "frame")
 	nums := []Number{Book("best L1 parameter λ", paperBest, s.rhos[s.best], 0, "spectral paper Fig "+strings.TrimPrefix(id, "P"))}
 	for i, r := range s.rhos {
 		nums = append(nums, Ours(fmt.Sprintf("score at λ = %g (%d edges)", r, s.edges[i]), s.scores[i]))

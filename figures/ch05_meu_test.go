@@ -44,6 +44,18 @@ func TestMaxEntFigures(t *testing.T) {
 			if f.Resolve() != Reproduced {
 				t.Errorf("%s: best λ %v, paper %v", c.id, f.Numbers[0].Ours, f.Numbers[0].Book)
 			}
+		case "P4":
+			// The caption promises the GP-LVM scores on the panels.
+			checkTitleNumbers(t, f, "GP-LVM score", "score %.0f", meuMaxEntNames)
+			checkTimeKey(t, f)
+		case "P6":
+			// Scores and Procrustes errors on the panels; two rows.
+			checkTitleNumbers(t, f, "GP-LVM score", "score %.0f", meuMaxEntNames)
+			checkTitleNumbers(t, f, "Procrustes", "Procrustes %.2f", meuMaxEntNames)
+			checkTimeKey(t, f)
+			if r, c := f.grid(); r != 2 || c != 2 {
+				t.Errorf("P6 laid out %d×%d, want 2×2", r, c)
+			}
 		case "P7":
 			// The paper's headline (§4): on both data sets every
 			// distance-preserving method scores above LE and LLE.

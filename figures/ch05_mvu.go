@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	Register("X5.10", 5, FigX5_10RobotMVU)
+	Register("X5.7", 5, FigX5_7RobotMVU)
 }
 
 // mvuFit is an MVU fit of one of the paper's data sets.
@@ -76,26 +76,12 @@ func mvuEmbedding(dataset string) (*mat.Dense, error) {
 	return mat.DenseCopyOf(f.X), nil
 }
 
-// mvuColour maps t ∈ [0, 1] (time along a path) to a blue–green–yellow
-// ramp (viridis anchors), so the order of frames reads from the colours.
-func mvuColour(t float64) color.Color {
-	anchors := [][3]float64{{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}
-	t = math.Max(0, math.Min(1, t)) * float64(len(anchors)-1)
-	i := int(t)
-	if i == len(anchors)-1 {
-		i--
-	}
-	f := t - float64(i)
-	a, b := anchors[i], anchors[i+1]
-	mix := func(k int) uint8 { return uint8(a[k] + f*(b[k]-a[k]) + 0.5) }
-	return color.RGBA{R: mix(0), G: mix(1), B: mix(2), A: 255}
-}
-
 // mvuPathPanel draws the points of P (n×2) in time order, joined by thin
-// grey segments and coloured by time, over an optional grey reference
-// path ref.
+// grey segments and coloured by time (timeColour), over an optional grey
+// reference path ref.
 func mvuPathPanel(P, ref *mat.Dense, title, xl, yl string) *plot.Plot {
 	p := newPlot(title, xl, yl)
+	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 	n, _ := P.Dims()
 	if ref != nil {
 		p.Add(line(mat.Col(nil, 0, ref), mat.Col(nil, 1, ref), color.Gray{Y: 200}, 2.5))
@@ -105,12 +91,12 @@ func mvuPathPanel(P, ref *mat.Dense, title, xl, yl string) *plot.Plot {
 	}
 	p.Add(line(mat.Col(nil, 0, P), mat.Col(nil, 1, P), color.Gray{Y: 120}, 0.6))
 	for i := 0; i < n; i++ {
-		p.Add(scatter([]float64{P.At(i, 0)}, []float64{P.At(i, 1)}, mvuColour(float64(i)/float64(n-1)), 2, draw.CircleGlyph{}))
+		p.Add(scatter([]float64{P.At(i, 0)}, []float64{P.At(i, 1)}, frameColour(i, n), 2, draw.CircleGlyph{}))
 	}
 	return p
 }
 
-// FigX5_10RobotMVU shows maximum variance unfolding (k = 7, the paper's
+// FigX5_7RobotMVU shows maximum variance unfolding (k = 7, the paper's
 // Fig 5 setting) on the robot WiFi data against the robot's true path:
 // (a) the true x, y positions in time order; (b) the 2-D MVU embedding
 // mapped onto them by Procrustes analysis (rotation, reflection, scale,
@@ -123,7 +109,7 @@ func mvuPathPanel(P, ref *mat.Dense, title, xl, yl string) *plot.Plot {
 // dimensions.
 // The paper gives no numbers for this data beyond its remark that MVU's
 // path is "overly noisy".
-func FigX5_10RobotMVU() (*Figure, error) {
+func FigX5_7RobotMVU() (*Figure, error) {
 	f, err := mvuRobot()
 	if err != nil {
 		return nil, err
@@ -193,7 +179,7 @@ func FigX5_10RobotMVU() (*Figure, error) {
 	}
 	var es mat.EigenSym
 	if !es.Factorize(Ld, false) {
-		return nil, fmt.Errorf("figures: X5.10 dual Laplacian eigenvalues failed")
+		return nil, fmt.Errorf("figures: X5.7 dual Laplacian eigenvalues failed")
 	}
 	lam2 := es.Values(nil)[1]
 	pa := mvuPathPanel(T, nil, "(a) true robot path", "x", "y")
@@ -204,9 +190,13 @@ func FigX5_10RobotMVU() (*Figure, error) {
 		pad := 0.08 * math.Max(p.X.Max-p.X.Min, p.Y.Max-p.Y.Min)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = p.X.Min-pad, p.X.Max+pad, p.Y.Min-pad, p.Y.Max+pad
 	}
+	// One key, beside (a); (b) keeps the same axes (an empty strip where
+	// (a) has its key) so the two panels compare point for point.
+	addTimeKey(pa, 1, float64(n), "frame")
+	pb.X.Min, pb.X.Max, pb.X.Tick.Marker = pa.X.Min, pa.X.Max, pa.X.Tick.Marker
 	return &Figure{
-		ID: "X5.10",
-		Caption: "Maximum variance unfolding (k = 7) on the robot WiFi data against the robot's true path: (a) true positions, coloured by time; " +
+		ID: "X5.7",
+		Caption: "Maximum variance unfolding (k = 7) on the robot WiFi data against the robot's true path: (a) true positions, coloured by frame number (key beside the panel); " +
 			"(b) the MVU embedding mapped onto them by Procrustes analysis (rotation, reflection, scale), red ticks to each frame's true position; " +
 			"(c) the leading eigenvalues of the learnt kernel as shares of its trace.",
 		Data:   "robot_wireless",

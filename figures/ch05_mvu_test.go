@@ -7,11 +7,11 @@ import (
 	"github.com/dimredbook/book/datasets/dstest"
 )
 
-// X5.10 and mvuEmbedding: MVU on the paper's robot WiFi (k = 7) and stick
+// X5.7 and mvuEmbedding: MVU on the paper's robot WiFi (k = 7) and stick
 // man (k = 6) data converges to the SDP's default tolerance, unfolds into
 // two dimensions, and places the robot's frames closer to its true path
 // (Procrustes) than PCA of the signal strengths does; the golden drawing.
-func TestFigX5_10RobotMVU(t *testing.T) {
+func TestFigX5_7RobotMVU(t *testing.T) {
 	if testing.Short() {
 		t.Skip("robot WiFi MVU: a 215-point SDP (seconds)")
 	}
@@ -19,7 +19,7 @@ func TestFigX5_10RobotMVU(t *testing.T) {
 		dstest.Check(t, err)
 		t.Fatal(err)
 	}
-	f, err := FigX5_10RobotMVU()
+	f, err := FigX5_7RobotMVU()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +44,7 @@ func TestFigX5_10RobotMVU(t *testing.T) {
 	if l := num["λ₂ of the dual Laplacian L(w) (1 at the optimum)"]; math.Abs(l-1) > 1e-4 {
 		t.Errorf("λ₂(L(w)) = %.6f, want 1", l)
 	}
+	checkTimeKey(t, f)
 	checkGolden(t, f)
 
 	for _, c := range []struct {

@@ -61,7 +61,7 @@ var ch5Methods = []ch5Method{
 }
 
 // ch5MVU is MVU's panel: the stick man and robot WiFi embeddings fitted
-// once per process (Fig X5.10 reuses them). The dense SDP grows as the cube
+// once per process (Fig X5.7 reuses them). The dense SDP grows as the cube
 // of the number of constraints (≈ nk), so the larger sets are not run.
 func ch5MVU(d *ch5Data) (*mat.Dense, string, error) {
 	switch d.Name {
@@ -223,19 +223,28 @@ func ch5ProcrustesError(X, T *mat.Dense) (float64, error) {
 	return r.RMS / math.Sqrt(s/float64(n)), nil
 }
 
-// ch5EmbeddingPanel draws a 2-D configuration coloured by d.Colour, joined
-// in sequence when d.Path.
+// ch5EmbeddingPanel draws a 2-D configuration coloured by d.Colour (time,
+// through timeColour, for a sequence; otherwise the same map of position
+// along the roll or angle), joined in sequence when d.Path. Ticks read
+// "2.5", "0", never "2.50".
 func ch5EmbeddingPanel(title string, X *mat.Dense, d *ch5Data, xl, yl string) *plot.Plot {
 	p := newPlot(title, xl, yl)
+	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 	n, _ := X.Dims()
 	xs, ys := mat.Col(nil, 0, X), mat.Col(nil, 1, X)
 	if d.Path {
 		p.Add(line(xs, ys, color.Gray{Y: 190}, 0.5))
 	}
 	for i := 0; i < n; i++ {
-		p.Add(scatter(xs[i:i+1], ys[i:i+1], jet(d.Colour[i]), 2, nil))
+		p.Add(scatter(xs[i:i+1], ys[i:i+1], timeColour(d.Colour[i]), 2, nil))
 	}
 	return p
+}
+
+// ch5FrameKey adds the key of the frame colours of a sequence of n frames
+// (numbered 1 … n) to panel p.
+func ch5FrameKey(p *plot.Plot, n int) {
+	addTimeKey(p, 1, float64(n), "frame")
 }
 
 // ch5Placeholder is the panel of a method not run on the data, saying why.
@@ -289,7 +298,9 @@ func ch5AUCNumbers(d *ch5Data) ([]Number, []*dimred.NeighbourhoodCurve, error) {
 }
 
 const ch5Why = "The paper states no numbers for its embedding figures; the numbers are ours. LE uses the correct heat kernel of each edge " +
-	"(the paper's code weighted edges by neighbour slot), so its panel can differ from the paper's. MVU is run on the stick man and the robot only (its SDP grows as (nk)³)."
+	"(the paper's code weighted edges by neighbour slot), so its panel can differ from the paper's. MVU is run on the stick man and the robot only (its SDP grows as (nk)³). " +
+	"AUC of R_NX(K): the area under the rescaled neighbourhood-preservation curve R_NX(K) = ((n−1)Q_NX(K) − K)/(n−1−K) on a logarithmic K axis " +
+	"(Lee, Peluffo-Ordóñez & Verleysen 2015; 1 for an embedding that keeps every neighbourhood, about 0 for a random one), drawn in Figs X5.3–X5.6."
 
 // FigP3StickSpectral draws the spectral paper's Figure 3: the stick-man
 // motion capture (55 frames) embedded in two dimensions by Laplacian
@@ -304,11 +315,14 @@ func FigP3StickSpectral() (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	panels := ch5MethodPanels(d)
+	n, _ := d.Y.Dims()
+	ch5FrameKey(panels[1], n)
 	return &Figure{
 		ID:      "P3",
-		Caption: "Motion capture data visualized in two dimensions for each algorithm we reviewed using 6 nearest neighbors. Models capture either the cyclic structure or the structure associated with the start of the run or both parts.",
+		Caption: "Motion capture data visualized in two dimensions for each algorithm we reviewed using 6 nearest neighbors. Models capture either the cyclic structure or the structure associated with the start of the run or both parts. Colour is the frame number (key beside the LLE panel); consecutive frames are joined.",
 		Data:    "stick",
-		Panels:  ch5MethodPanels(d),
+		Panels:  panels,
 		Cols:    2,
 		Numbers: nums,
 		Why:     ch5Why,
@@ -324,7 +338,10 @@ func FigP5RobotSpectral() (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	panels := []*plot.Plot{ch5EmbeddingPanel("true positions", d.T, d, "x (m)", "y (m)")}
+	truth := ch5EmbeddingPanel("true positions", d.T, d, "x (m)", "y (m)")
+	n, _ := d.Y.Dims()
+	ch5FrameKey(truth, n)
+	panels := []*plot.Plot{truth}
 	panels = append(panels, ch5MethodPanels(d)...)
 	var nums []Number
 	for i, m := range ch5Methods {
@@ -348,7 +365,7 @@ func FigP5RobotSpectral() (*Figure, error) {
 	}
 	return &Figure{
 		ID:      "P5",
-		Caption: "Visualization of the robot WiFi navigation data for different spectral algorithms we reviewed with seven neighbors used to construct graphs. LE and LLE struggle to captured the loop structure (perhaps because of the higher level of noise). Several of the models also show the noise present in the WiFi signals.",
+		Caption: "Visualization of the robot WiFi navigation data for different spectral algorithms we reviewed with seven neighbors used to construct graphs. LE and LLE struggle to captured the loop structure (perhaps because of the higher level of noise). Several of the models also show the noise present in the WiFi signals. Colour is the frame number (key beside the true positions).",
 		Data:    "robot_wireless",
 		Panels:  panels,
 		Cols:    3,
@@ -403,7 +420,9 @@ func FigX5_2SixesCircle() (*Figure, error) {
 		d, "rotation angle (cos θ, sin θ)")
 }
 
-// ch5QualityFigure draws Q_NX(K) and LCMC(K) of PCA and each method.
+// ch5QualityFigure draws, for PCA and each method, (a) Q_NX(K) for K ≤
+// maxK and (b) R_NX(K) for every K on a logarithmic K axis, the curve
+// whose area is the AUC the figure reports (in the legend).
 func ch5QualityFigure(id string, d *ch5Data, maxK int) (*Figure, error) {
 	nums, curves, err := ch5AUCNumbers(d)
 	if err != nil {
@@ -413,44 +432,53 @@ func ch5QualityFigure(id string, d *ch5Data, maxK int) (*Figure, error) {
 	for _, m := range ch5Methods {
 		names = append(names, m.Name)
 	}
-	pq := newPlot("Q_NX(K)", "K (neighbourhood size)", "Q_NX(K)")
-	pl := newPlot("LCMC(K)", "K (neighbourhood size)", "LCMC(K)")
+	pq := newPlot("(a) Q_{NX}(K)", "K (neighbourhood size)", "Q_{NX}(K)")
+	pr := newPlot("(b) R_{NX}(K), log K axis", "K (neighbourhood size)", "R_{NX}(K)")
+	var yt []plot.Tick
+	for _, v := range []float64{0, 0.2, 0.4, 0.6, 0.8, 1} {
+		yt = append(yt, plot.Tick{Value: v, Label: fmt.Sprint(v)})
+	}
+	for _, p := range []*plot.Plot{pq, pr} {
+		useSubscripts(p)
+		p.Y.Tick.Marker = plot.ConstantTicks(yt) // both curves are at most 1
+	}
+	pq.X.Tick.Marker = plainTicks{}
+	pr.X.Scale = plot.LogScale{}
+	pr.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	dashes := [][]vg.Length{nil, {vg.Points(4), vg.Points(2)}, {vg.Points(1), vg.Points(2)}, {vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2)}, {vg.Points(2), vg.Points(1)}}
 	for i, c := range curves {
 		if c == nil {
 			continue
 		}
 		kmax := min(maxK, len(c.QNX))
-		ks := linspace(1, float64(kmax), kmax)
-		for _, pp := range []struct {
-			p *plot.Plot
-			v []float64
-		}{{pq, c.QNX[:kmax]}, {pl, c.LCMC[:kmax]}} {
-			l := line(ks, pp.v, LabelColour(i), 1.5)
-			l.Dashes = dashes[i%len(dashes)]
-			pp.p.Add(l)
-			if pp.p == pq {
-				pq.Legend.Add(names[i], l)
-			}
-		}
+		lq := line(linspace(1, float64(kmax), kmax), c.QNX[:kmax], LabelColour(i), 1.5)
+		lq.Dashes = dashes[i%len(dashes)]
+		pq.Add(lq)
+		lr := line(linspace(1, float64(len(c.RNX)), len(c.RNX)), c.RNX, LabelColour(i), 1.5)
+		lr.Dashes = dashes[i%len(dashes)]
+		pr.Add(lr)
+		pr.Legend.Add(fmt.Sprintf("%s (AUC %.2f)", names[i], c.AUC()), lr)
 	}
-	pq.Legend.Top, pq.Legend.Left = false, false
-	pq.Legend.YOffs = vg.Points(10)
 	pq.Y.Min, pq.Y.Max = 0, 1
+	// R_NX falls to 0 (random) as K grows: the legend sits low on the left
+	// half, where only the small-K ends of the curves are, above them.
+	pr.Y.Min, pr.Y.Max = math.Min(0, pr.Y.Min), 1.45
+	pr.Legend.Top, pr.Legend.Left = true, false
 	n, _ := d.Y.Dims()
 	return &Figure{
 		ID: id,
-		Caption: fmt.Sprintf("Rank-based quality (Lee & Verleysen 2009) of the 2-D embeddings of the %s data (n = %d, k = %d): Q_NX(K), the average share of each point's K nearest neighbours that stay among its K nearest in the embedding, and LCMC(K) = Q_NX(K) − K/(n−1), which subtracts what a random embedding scores.",
+		Caption: fmt.Sprintf("Rank-based quality (Lee & Verleysen 2009) of the 2-D embeddings of the %s data (n = %d, k = %d): (a) Q_NX(K), the average share of each point's K nearest neighbours that stay among its K nearest in the embedding (a random embedding scores K/(n−1)); "+
+			"(b) R_NX(K) = ((n−1)Q_NX(K) − K)/(n−1−K), the same rescaled so that a random embedding scores 0 and a perfect one 1, on a logarithmic K axis; the legend gives its area on that axis, AUC = Σ_K R_NX(K)/K / Σ_K 1/K (Lee, Peluffo-Ordóñez & Verleysen 2015).",
 			d.Name, n, d.K),
 		Data:    d.data(),
-		Panels:  []*plot.Plot{pq, pl},
+		Panels:  []*plot.Plot{pq, pr},
 		Width:   24 * vg.Centimeter,
 		Height:  10 * vg.Centimeter,
 		Numbers: nums,
 	}, nil
 }
 
-// FigX5_3StickQuality: Q_NX and LCMC curves of the stick-man embeddings.
+// FigX5_3StickQuality: Q_NX and R_NX curves of the stick-man embeddings.
 func FigX5_3StickQuality() (*Figure, error) {
 	d, err := ch5Stick()
 	if err != nil {
@@ -459,7 +487,7 @@ func FigX5_3StickQuality() (*Figure, error) {
 	return ch5QualityFigure("X5.3", d, 53)
 }
 
-// FigX5_4RobotQuality: Q_NX and LCMC curves of the robot WiFi embeddings.
+// FigX5_4RobotQuality: Q_NX and R_NX curves of the robot WiFi embeddings.
 func FigX5_4RobotQuality() (*Figure, error) {
 	d, err := ch5Robot()
 	if err != nil {
@@ -468,7 +496,7 @@ func FigX5_4RobotQuality() (*Figure, error) {
 	return ch5QualityFigure("X5.4", d, 100)
 }
 
-// FigX5_5SwissRollQuality: Q_NX and LCMC curves of the swiss-roll embeddings.
+// FigX5_5SwissRollQuality: Q_NX and R_NX curves of the swiss-roll embeddings.
 func FigX5_5SwissRollQuality() (*Figure, error) {
 	d, err := ch5Swiss()
 	if err != nil {
@@ -477,7 +505,7 @@ func FigX5_5SwissRollQuality() (*Figure, error) {
 	return ch5QualityFigure("X5.5", d, 100)
 }
 
-// FigX5_6SixesQuality: Q_NX and LCMC curves of the rotated-sixes embeddings.
+// FigX5_6SixesQuality: Q_NX and R_NX curves of the rotated-sixes embeddings.
 func FigX5_6SixesQuality() (*Figure, error) {
 	d, err := ch5Sixes()
 	if err != nil {

@@ -49,7 +49,10 @@ func TestCh5SpectralFigures(t *testing.T) {
 			t.Logf("%s: %s = %.4f", c.id, n.Name, n.Ours)
 		}
 		switch c.id {
+		case "P3":
+			checkTimeKey(t, f)
 		case "P5":
+			checkTimeKey(t, f)
 			const pre = "Procrustes"
 			iso := get(f, pre, "Isomap")
 			if le, lle := get(f, pre, "Laplacian"), get(f, pre, "LLE"); !(iso < le && iso < lle) {

@@ -227,3 +227,33 @@ func checkSources(t *testing.T, f *Figure) {
 		}
 	}
 }
+
+// The figures added beyond the book are numbered without gaps in each
+// chapter: X5.1 … X5.m, never X5.6 followed by X5.10 (a reader looking for
+// X5.7 finds nothing).
+func TestAddedIDsContiguous(t *testing.T) {
+	nums := map[int][]int{}
+	for _, e := range Entries() {
+		if !IsAdded(e.ID) {
+			continue
+		}
+		_, tail, ok := strings.Cut(e.ID, ".")
+		n, err := strconv.Atoi(tail)
+		if !ok || err != nil {
+			t.Errorf("added figure %s: id is not X<chapter>.<number>", e.ID)
+			continue
+		}
+		nums[e.Chapter] = append(nums[e.Chapter], n)
+	}
+	for ch, ns := range nums {
+		seen := map[int]bool{}
+		for _, n := range ns {
+			seen[n] = true
+		}
+		for want := 1; want <= len(ns); want++ {
+			if !seen[want] {
+				t.Errorf("chapter %d: added figures %v skip X%d.%d", ch, ns, ch, want)
+			}
+		}
+	}
+}
