@@ -156,3 +156,60 @@ func TestLLERobotCentred(t *testing.T) {
 		}
 	}
 }
+
+// Laplacian eigenmaps with a heat-kernel weight that underflows to zero:
+// the kNN graph is connected, but the weighted graph is not, so L has a
+// null space of more than one dimension. The embedding still satisfies its
+// constraint against the known null vector: Σ_i x_i = 0 (LEUnnormalised),
+// Σ_i √d_i x_i = 0 (LENormalised), Σ_i d_i x_i = 0 (LEGeneralised), which
+// dropping "eigenvector 0" did not guarantee.
+func TestLaplacianEigenmapsNullVectorProjected(t *testing.T) {
+	// Two 4×5 integer grids 57 apart and a pair of points between them,
+	// 1 apart: with k = 2 each of the pair has the other and the nearer
+	// grid as neighbours, so the kNN graph is connected, but the edges to
+	// the grids are 28 long and their weights exp(−d²/t) underflow to zero
+	// for t = 1: three weighted components, a three-dimensional null space.
+	var rows [][]float64
+	for g := 0; g < 2; g++ {
+		for a := 0; a < 4; a++ {
+			for b := 0; b < 5; b++ {
+				rows = append(rows, []float64{60*float64(g) + float64(a), float64(b)})
+			}
+		}
+	}
+	rows = append(rows, []float64{31, 2}, []float64{32, 2})
+	Y := mat.NewDense(len(rows), 2, nil)
+	for i, r := range rows {
+		Y.SetRow(i, r)
+	}
+	for _, prob := range []dimred.LEProblem{dimred.LENormalised, dimred.LEGeneralised, dimred.LEUnnormalised} {
+		m := &dimred.LaplacianEigenmaps{Q: 2, K: 2, T: 1, Problem: prob}
+		if err := m.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		vals := m.EigenvaluesTo(nil)
+		A := m.Graph()
+		deg := A.RowSums()
+		var X mat.Dense
+		m.LatentTo(&X)
+		n, _ := X.Dims()
+		for c := 0; c < 2; c++ {
+			s, scale := 0.0, 0.0
+			for i := 0; i < n; i++ {
+				w := 1.0
+				switch prob {
+				case dimred.LENormalised:
+					w = math.Sqrt(deg[i])
+				case dimred.LEGeneralised:
+					w = deg[i]
+				}
+				s += w * X.At(i, c)
+				scale += math.Abs(w * X.At(i, c))
+			}
+			t.Logf("problem %d: eigenvalues %.3g, column %d: |Σ w_i x_i| / Σ|w_i x_i| = %.3g", prob, vals, c, math.Abs(s)/scale)
+			if math.Abs(s) > 1e-10*scale {
+				t.Errorf("problem %d column %d: Σ w_i x_i = %.3g (scale %.3g), want 0", prob, c, s, scale)
+			}
+		}
+	}
+}
