@@ -317,12 +317,12 @@ func (st *bpcaState) theta() []float64 {
 	return append(th, st.s2)
 }
 
-// setTheta stores θ (for the current active columns) and the αᵢ it
+// setTheta stores θ, laid out for the active columns cols, and the αᵢ it
 // implies. It reports false, leaving the state unusable until the next
 // setTheta, when σ² ≤ 0 or a column would be pruned.
-func (st *bpcaState) setTheta(th []float64) bool {
+func (st *bpcaState) setTheta(th []float64, cols []int) bool {
 	p, _ := st.w.Dims()
-	cols := append([]int(nil), st.active...)
+	cols = append([]int(nil), cols...)
 	// th holds the columns one after the other.
 	wn := mat.DenseCopyOf(mat.NewDense(len(cols), p, th[:p*len(cols)]).T())
 	s2 := th[len(th)-1]
@@ -428,13 +428,14 @@ func (st *bpcaState) squarem() error {
 	for t := range th0 {
 		ext[t] = th0[t] - 2*a*r[t] + a*a*v[t]
 	}
+	act := append([]int(nil), st.active...) // θ₂'s columns
 	back := func() error {
-		if !st.setTheta(th2) {
+		if !st.setTheta(th2, act) {
 			panic("dimred: BayesianPCA: restoring an EM iterate failed")
 		}
 		return nil
 	}
-	if !st.setTheta(ext) {
+	if !st.setTheta(ext, act) {
 		return back()
 	}
 	if pruned, err := st.emMap(); err != nil || pruned {
