@@ -18,7 +18,9 @@ import (
 //
 //	p(W|α) = Π_{i=1}^q (αᵢ/2π)^{p/2} exp(−½ αᵢ ‖w_{:,i}‖²),
 //
-// fitted by MAP-EM with type-II updates of α. One iteration is the PPCA
+// fitted by MAP-EM with type-II updates of α, accelerated by SQUAREM (see
+// PlainEM) and stopped on both the objective and the parameters (see
+// ParamTol). One EM step is the PPCA
 // E-step (M = WᵀW + σ²I, ⟨X⟩ = ŶWM⁻¹, ⟨XᵀX⟩ = nσ²M⁻¹ + ⟨X⟩ᵀ⟨X⟩), then
 //
 //	W' = Ŷᵀ⟨X⟩ (⟨XᵀX⟩ + σ²A)⁻¹,  A = diag(α),
@@ -39,15 +41,38 @@ import (
 // is the simpler MAP/ARD version of the 1999a paper.
 type BayesianPCA struct {
 	Q int // maximum latent dimension; 0 means p−1 (⌊n/2⌋ when p ≥ n)
-	// MaxIter is the largest number of EM iterations; 0 means 10000. EM
+	// MaxIter is the largest number of iterations (SQUAREM cycles of three
+	// EM steps, or single EM steps with PlainEM); 0 means 10000. EM
 	// stops when one iteration changes the objective (up or down: pruning
-	// lowers it) by at most Tol per data point (Tol·n); 0 means 1e-8, ten
+	// lowers it) by at most Tol per data point (Tol·n) and the parameter
+	// test (ParamTol) holds; Tol 0 means 1e-8, ten
 	// times the other EM fits' default, because the MAP objective's ridge
 	// (a column's norm and its αᵢ drifting together) is flatter still; a
 	// negative Tol switches the test off, so EM runs exactly MaxIter
 	// iterations and does not report ErrNotConverged.
-	MaxIter  int
-	Tol      float64
+	MaxIter int
+	Tol     float64
+	// ParamTol is the test on the parameters that must hold as well: the
+	// estimated distance of θ = (W, σ²) from the fixed point of EM,
+	// ‖θ − θ*‖ ≈ ‖Δθ‖ r/(1 − r) from the size ‖Δθ‖ of the last plain EM
+	// step and its contraction rate r = ‖Δθ‖/‖Δθ_prev‖ (EM converges
+	// linearly), at most ParamTol·‖θ‖. 0 means 1e-9; a negative value
+	// switches it off (the objective test alone, which on the oil data
+	// stopped 1.6·10⁻³ from the fixed point: the objective is flat where
+	// two αᵢ are nearly equal and their columns rotate slowly).
+	ParamTol float64
+	// PlainEM switches off the SQUAREM acceleration (Varadhan & Roland
+	// 2008, "Simple and globally convergent methods for accelerating the
+	// convergence of any EM algorithm", scheme S3): by default one
+	// iteration is two EM steps θ₁ = F(θ₀), θ₂ = F(θ₁), the extrapolation
+	// θ' = θ₀ − 2a r + a² v (r = θ₁ − θ₀, v = θ₂ − 2θ₁ + θ₀,
+	// a = min(−‖r‖/‖v‖, −1)) and one EM step from θ', kept only if its
+	// objective is at least θ₂'s (else θ₂ is kept), so the objective never
+	// falls below plain EM's; a step that prunes a column ends the
+	// iteration where it is. The fixed point is
+	// the same; the work is less (oil data, q = 11: 48 iterations, about
+	// 150 EM steps, against 4153 plain steps, both stopped by ParamTol).
+	PlainEM  bool
 	PruneTol float64 // 0 means 1e-12
 	// Monitor, if set, is called before each EM iteration and once at the
 	// end with the iteration number (from 0) and the objective
@@ -85,10 +110,24 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	if err != nil {
 		return err
 	}
+	ptol := m.ParamTol
+	if ptol == 0 {
+		ptol = 1e-9
+	}
+	if math.IsNaN(ptol) {
+		panic("dimred: BayesianPCA ParamTol is NaN")
+	}
 	// The objective falls when a column is pruned, so the change is
 	// tested in either direction.
 	ctl := newIteration("BayesianPCA EM", m.MaxIter, m.Tol, m.Monitor, 10000, 10*defaultEMTol).perPoint(n).anyDirection()
-	it, _, err := ctl.run(st.objective, st.step)
+	if ptol > 0 {
+		ctl = ctl.alsoParams(func() bool { return st.dist <= ptol })
+	}
+	step := st.squarem
+	if m.PlainEM {
+		step = st.plainStep
+	}
+	it, _, err := ctl.run(st.objective, step)
 	if err != nil && !errors.Is(err, ErrNotConverged) {
 		return err
 	}
@@ -142,6 +181,9 @@ type bpcaState struct {
 	// Set by objective at the current parameters:
 	wa, sw *mat.Dense // the active columns W_a and S W_a
 	ll     float64    // log p(Y|W, σ²)
+	// The parameter test: the last plain EM step's size and the estimated
+	// relative distance to the fixed point (+Inf until known).
+	lastStep, dist float64
 }
 
 // newBPCAState starts from the PPCA eigen solution with αᵢ = p/‖w_{:,i}‖²,
@@ -155,7 +197,7 @@ func newBPCAState(Y *mat.Dense, q int, pruneTol float64, es *linalg.EigenSetting
 	if pruneTol == 0 {
 		pruneTol = 1e-12
 	}
-	st := &bpcaState{y: Y, mu: init.mu, w: mat.NewDense(p, q, nil), s2: init.sigma2, alpha: make([]float64, q)}
+	st := &bpcaState{y: Y, mu: init.mu, w: mat.NewDense(p, q, nil), s2: init.sigma2, alpha: make([]float64, q), lastStep: math.NaN(), dist: math.Inf(1)}
 	if p <= n {
 		st.S = sampleCov(Y, st.mu)
 	}
@@ -263,6 +305,158 @@ func (st *bpcaState) step() error {
 	return nil
 }
 
+// theta returns the parameters θ = (vec W_a, σ²) of the active columns.
+func (st *bpcaState) theta() []float64 {
+	p, _ := st.w.Dims()
+	th := make([]float64, 0, p*len(st.active)+1)
+	for _, i := range st.active {
+		for j := 0; j < p; j++ {
+			th = append(th, st.w.At(j, i))
+		}
+	}
+	return append(th, st.s2)
+}
+
+// setTheta stores θ, laid out for the active columns cols, and the αᵢ it
+// implies. It reports false, leaving the state unusable until the next
+// setTheta, when σ² ≤ 0 or a column would be pruned.
+func (st *bpcaState) setTheta(th []float64, cols []int) bool {
+	p, _ := st.w.Dims()
+	cols = append([]int(nil), cols...)
+	// th holds the columns one after the other.
+	wn := mat.DenseCopyOf(mat.NewDense(len(cols), p, th[:p*len(cols)]).T())
+	s2 := th[len(th)-1]
+	if !(s2 > 0) {
+		return false
+	}
+	st.s2 = s2
+	st.setColumns(wn, cols)
+	return len(st.active) == len(cols)
+}
+
+// emMap is one EM step from the current parameters (objective, which the
+// step reads, then step). It reports whether a column was pruned.
+func (st *bpcaState) emMap() (pruned bool, err error) {
+	k := len(st.active)
+	if _, err := st.objective(); err != nil {
+		return false, err
+	}
+	if err := st.step(); err != nil {
+		return false, err
+	}
+	return len(st.active) != k, nil
+}
+
+// plainStep is one unaccelerated EM step (PlainEM), updating the parameter
+// test from its size and the previous step's. The caller has just called
+// objective at the current parameters.
+func (st *bpcaState) plainStep() error {
+	th0 := st.theta()
+	k := len(st.active)
+	if err := st.step(); err != nil {
+		return err
+	}
+	if len(st.active) != k {
+		st.lastStep, st.dist = math.NaN(), math.Inf(1)
+		return nil
+	}
+	d := diffNorm(st.theta(), th0)
+	st.noteSteps(st.lastStep, d, th0)
+	st.lastStep = d
+	return nil
+}
+
+// noteSteps sets the estimated relative distance to the fixed point from
+// two successive plain EM step sizes d0, d1 taken from θ: with the
+// contraction r = d1/d0, ‖θ₁ − θ*‖ ≈ d1·r/(1 − r) and, conservatively for
+// θ itself, d0/(1 − r).
+func (st *bpcaState) noteSteps(d0, d1 float64, th []float64) {
+	nrm := math.Sqrt(dot(th, th))
+	switch {
+	case d0 == 0 || d1 == 0:
+		st.dist = 0
+	case !(d1 < d0): // not (yet) contracting, or NaN
+		st.dist = math.Inf(1)
+	default:
+		st.dist = d0 / (1 - d1/d0) / nrm
+	}
+}
+
+// squarem is one SQUAREM iteration (see BayesianPCA.PlainEM). The caller
+// has just called objective at the current parameters θ₀.
+func (st *bpcaState) squarem() error {
+	th0 := st.theta()
+	k := len(st.active)
+	if err := st.step(); err != nil {
+		return err
+	}
+	if len(st.active) != k {
+		st.dist = math.Inf(1)
+		return nil
+	}
+	th1 := st.theta()
+	pruned, err := st.emMap()
+	if err != nil {
+		return err
+	}
+	if pruned {
+		st.dist = math.Inf(1)
+		return nil
+	}
+	th2 := st.theta()
+	d0, d1 := diffNorm(th1, th0), diffNorm(th2, th1)
+	st.noteSteps(d0, d1, th0)
+	r := make([]float64, len(th0))
+	v := make([]float64, len(th0))
+	for t := range th0 {
+		r[t] = th1[t] - th0[t]
+		v[t] = th2[t] - 2*th1[t] + th0[t]
+	}
+	nr, nv := math.Sqrt(dot(r, r)), math.Sqrt(dot(v, v))
+	if nv == 0 || nr == 0 {
+		return nil // at θ₂
+	}
+	a := math.Min(-nr/nv, -1)
+	if a == -1 {
+		return nil // the extrapolation is θ₂ itself
+	}
+	obj2, err := st.objective()
+	if err != nil {
+		return err
+	}
+	ext := make([]float64, len(th0))
+	for t := range th0 {
+		ext[t] = th0[t] - 2*a*r[t] + a*a*v[t]
+	}
+	act := append([]int(nil), st.active...) // θ₂'s columns
+	back := func() error {
+		if !st.setTheta(th2, act) {
+			panic("dimred: BayesianPCA: restoring an EM iterate failed")
+		}
+		return nil
+	}
+	if !st.setTheta(ext, act) {
+		return back()
+	}
+	if pruned, err := st.emMap(); err != nil || pruned {
+		return back()
+	}
+	obj, err := st.objective()
+	if err != nil || !(obj >= obj2) {
+		return back()
+	}
+	return nil
+}
+
+func diffNorm(a, b []float64) float64 {
+	s := 0.0
+	for t := range a {
+		d := a[t] - b[t]
+		s += d * d
+	}
+	return math.Sqrt(s)
+}
+
 // latent returns the posterior means ⟨X⟩ = Ŷ W_a M⁻¹ in the active
 // columns of an n×q matrix, zero in the pruned ones.
 func (st *bpcaState) latent() (*mat.Dense, error) {
@@ -365,7 +559,8 @@ func (m *BayesianPCA) MeanTo(dst []float64) []float64 {
 	return dense.CopyVecTo(dst, m.mu)
 }
 
-// Iterations returns the number of EM iterations made.
+// Iterations returns the number of iterations made (SQUAREM cycles, or EM
+// steps with PlainEM).
 func (m *BayesianPCA) Iterations() int { return m.iters }
 
 func (m *BayesianPCA) mustFit() {

@@ -74,10 +74,13 @@ var conformanceCases = []conformanceCase{
 	{"DRILL/AllPairs", 2, func() Embedder { return &DRILL{AllPairs: true, Rho: 0.05, Q: 2} }, 0},
 	// ProjectTo maximises one point's predictive density from the nearest
 	// training point; the fitted x_i maximise the joint likelihood, so the
-	// projection moves the training rows a little (measured 5.4e-3 exact,
-	// 4.1e-3 sparse, relative).
-	{"GPLVM", 2, func() Embedder { return &GPLVM{Q: 2, MaxIter: 30, Tol: -1} }, 0.02},
-	{"GPLVM/sparse", 2, func() Embedder { return &GPLVM{Q: 2, Inducing: 10, MaxIter: 30, Tol: -1} }, 0.02},
+	// projection moves the training rows a little, the less the nearer the
+	// fit is to its optimum. With the length scale held (the default since
+	// it was found to make the posterior unbounded) 30 iterations are far
+	// from it (0.071 sparse); after 300 the measured difference is 2.4e-3
+	// exact, 2.5e-3 sparse (relative).
+	{"GPLVM", 2, func() Embedder { return &GPLVM{Q: 2, MaxIter: 300, Tol: -1} }, 0.02},
+	{"GPLVM/sparse", 2, func() Embedder { return &GPLVM{Q: 2, Inducing: 10, MaxIter: 300, Tol: -1} }, 0.02},
 }
 
 // conformanceData is the shared 40×5 data set: a 2-D linear structure with

@@ -74,7 +74,11 @@ const (
 //	L̂ v = λ v,   L̂ = V^{-1/2} L V^{-1/2} = I − V^{-1/2} A V^{-1/2},   v = V^{1/2} u.
 //
 // The embedding is the eigenvectors of the q smallest non-zero
-// eigenvalues; the zero eigenvalue's vector (1, or V^{1/2} 1) is dropped.
+// eigenvalues; the zero eigenvalue's vector (1, or V^{1/2} 1) is projected
+// out of the q+1 bottom eigenvectors (not dropped as "the first", which
+// is wrong when heat-kernel weights underflow and the null space grows),
+// so Σ_i x_i = 0 (LEUnnormalised), Σ_i √d_i x_i = 0 (LENormalised) or
+// Σ_i d_i x_i = 0 (LEGeneralised, the D-orthogonality of Belkin & Niyogi).
 // They are found by the package's sparse eigensolver on the CSR Laplacian
 // (Lanczos, on a Chebyshev filter for large n): no dense n×n matrix.
 //
@@ -212,6 +216,14 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	if err != nil {
 		return err
 	}
+	// L's null vector: 1 for L = V − A, V^{1/2} 1 for L̂ (connected graph).
+	var u []float64
+	if m.Problem != LEUnnormalised {
+		u = make([]float64, n)
+		for i, d := range deg {
+			u[i] = math.Sqrt(d)
+		}
+	}
 	var X *mat.Dense
 	switch m.Problem {
 	case LEGeneralised:
@@ -220,7 +232,7 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 		for _, d := range deg {
 			vol += d
 		}
-		X = nontrivial(vecs, m.Q, math.Sqrt(vol))
+		X = nontrivial(L, vecs, u, m.Q, math.Sqrt(vol))
 		for i := 0; i < n; i++ {
 			s := 1 / math.Sqrt(deg[i])
 			for c := 0; c < m.Q; c++ {
@@ -228,7 +240,7 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 			}
 		}
 	default:
-		X = nontrivial(vecs, m.Q, math.Sqrt(float64(n)))
+		X = nontrivial(L, vecs, u, m.Q, math.Sqrt(float64(n)))
 	}
 	fixColumnSigns(X)
 	m.y, m.k, m.graph, m.lap, m.deg, m.vals, m.x = mat.DenseCopyOf(Y), k, A, L, deg, vals, X

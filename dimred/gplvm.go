@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
@@ -76,6 +77,21 @@ type GPLVM struct {
 	// FixParams keeps θ and σ² at their starting values and optimises the
 	// latent points only.
 	FixParams bool
+	// LearnLengthScale also learns the kernel's length scales (the
+	// hyperparameters named "… length scale", GradRBF's ℓ) when the latent
+	// prior is on. By default they stay at their starting values (ℓ = 1
+	// for the default kernel). Why: the likelihood depends on X only
+	// through X/ℓ (K is unchanged by X → cX, ℓ → cℓ), so with ℓ free the
+	// prior −½‖X‖² is raised without bound by shrinking X and ℓ together:
+	// the log posterior has no finite maximiser, and a long fit drifts
+	// towards X = 0 (oil[:100]: ℓ = 0.006, max|X| = 0.028 after 7446
+	// iterations). Holding ℓ fixes the unit of the latent space, which the
+	// prior N(0, I) then measures; the signal variance, bias and σ² are
+	// still learnt (fixing the signal variance instead would not help: it
+	// is not part of the invariance). GPmat's fgplvm learns ℓ and relies on
+	// its iteration budget. Back-constrained fits have no prior on X and
+	// learn ℓ whatever this setting.
+	LearnLengthScale bool
 
 	MaxIter int                                    // L-BFGS iterations; 0 means 1000
 	Tol     float64                                // change of the objective per point; 0 means 1e-9 (see iterate.go); negative: run MaxIter
@@ -222,6 +238,7 @@ func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
 	}
 
 	params := f.pack(m.FixParams)
+	held := f.heldParams(m.FixParams, m.LearnLengthScale)
 	it := newIteration("GPLVM", m.MaxIter, m.Tol, m.Monitor, gplvmDefaultMaxIter, defaultEMTol).perPoint(n)
 	var evalErr error
 	obj := func(grad, x []float64) float64 {
@@ -230,6 +247,13 @@ func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
 		if e != nil {
 			evalErr = e
 			return math.Inf(-1)
+		}
+		if grad != nil {
+			// A held parameter has a zero gradient: L-BFGS's steps (and
+			// so its curvature pairs) then never move it.
+			for _, t := range held {
+				grad[t] = 0
+			}
 		}
 		return v
 	}
@@ -247,6 +271,27 @@ func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
 	}
 	m.fit = f
 	return ferr
+}
+
+// heldParams returns the positions, in pack's layout, of the kernel
+// hyperparameters held at their starting values: the length scales
+// (ParamNames ending in "length scale") when the latent prior is on and
+// learnLS is false (see GPLVM.LearnLengthScale).
+func (f *gplvmFit) heldParams(fixParams, learnLS bool) []int {
+	if fixParams || learnLS || !f.prior {
+		return nil
+	}
+	off := f.n * f.q
+	if f.z != nil {
+		off += len(f.z.RawMatrix().Data)
+	}
+	var held []int
+	for t, name := range f.kern.ParamNames() {
+		if strings.HasSuffix(name, "length scale") {
+			held = append(held, off+t)
+		}
+	}
+	return held
 }
 
 // pack lays out the optimisation variables: X (or A, back-constrained),

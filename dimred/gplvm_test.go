@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/dimredbook/book/dimred/kernel"
@@ -333,5 +334,57 @@ func TestGPLVMMissing(t *testing.T) {
 	}
 	if err := (&GPLVM{Q: 2}).FitMissing(Ym2); !errors.Is(err, ErrTooFewPoints) {
 		t.Errorf("all-missing column: error %v, want ErrTooFewPoints", err)
+	}
+}
+
+// With the N(0, I) prior on X the log posterior has a finite maximiser
+// only when the RBF length scale is held: log p(Y|X) depends on X only
+// through X/ℓ, so with ℓ learnt X and ℓ shrink together without bound
+// (oil[:100], learnt ℓ: ℓ = 0.066, max|X| = 0.27 after the default 1000
+// iterations, ℓ = 0.006, max|X| = 0.028 at 7446). By default ℓ stays at 1:
+// within the default budget max|X| is of the order of the prior's unit,
+// and a long run converges to a nearby optimum rather than drifting on.
+func TestGPLVMFiniteMaximiser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("GP-LVM fits to 100 oil points (seconds)")
+	}
+	Y, _ := loadOilTrain(t)
+	Ys := mat.DenseCopyOf(Y.Slice(0, 100, 0, 12))
+	fit := func(maxIter int) (*GPLVM, float64, float64, error) {
+		m := &GPLVM{Q: 2, MaxIter: maxIter}
+		err := m.Fit(Ys)
+		if err != nil && !errors.Is(err, ErrNotConverged) {
+			t.Fatal(err)
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		mx := 0.0
+		for _, v := range X.RawMatrix().Data {
+			mx = math.Max(mx, math.Abs(v))
+		}
+		ell := math.NaN()
+		for i, name := range m.FittedKernel().ParamNames() {
+			if strings.HasSuffix(name, "length scale") {
+				ell = math.Exp(m.FittedKernel().Params(nil)[i])
+			}
+		}
+		return m, ell, mx, err
+	}
+	def, ell, mx, _ := fit(0)
+	t.Logf("default budget: %d iterations, ℓ = %.4g, max|X| = %.4g, objective %.6g", def.Iterations(), ell, mx, def.fit.obj)
+	if ell != 1 || !(mx > 1) {
+		t.Errorf("default fit: ℓ = %.4g, max|X| = %.4g; want ℓ = 1 and max|X| > 1 (no collapse)", ell, mx)
+	}
+	long, ell2, mx2, err := fit(5000)
+	t.Logf("long run: %d iterations (%v), ℓ = %.4g, max|X| = %.4g, objective %.6g", long.Iterations(), err, ell2, mx2, long.fit.obj)
+	if err != nil {
+		t.Errorf("long run did not converge: %v", err)
+	}
+	if ell2 != 1 || math.Abs(mx2-mx) > 0.05*mx {
+		t.Errorf("long run: ℓ = %.4g, max|X| = %.4g; the default-budget fit had max|X| = %.4g", ell2, mx2, mx)
+	}
+	// The default fit is near the optimum: within 0.01 nats per point.
+	if d := (long.fit.obj - def.fit.obj) / 100; d > 0.01 || d < -1e-6 {
+		t.Errorf("long-run objective %.6g vs default %.6g: %.3g nats per point", long.fit.obj, def.fit.obj, d)
 	}
 }

@@ -67,7 +67,14 @@ type iteration struct {
 	// points is the number of data points the objective sums over; the
 	// test is change ≤ tol·points. Zero: change ≤ tol·|objective|.
 	points int
+	// params, when set, is a second test that must also hold: one on the
+	// parameters (BayesianPCA's estimated distance to the fixed point).
+	params func() bool
 }
+
+// alsoParams returns c requiring, besides the objective test, that done
+// reports the parameters converged.
+func (c iteration) alsoParams(done func() bool) iteration { c.params = done; return c }
 
 // perPoint returns c with the convergence test on the change per data
 // point, for an objective summed over n points.
@@ -140,10 +147,11 @@ func (c iteration) converged(obj, prev float64) bool {
 	if !c.ascent {
 		change = math.Abs(change)
 	}
+	ok := change <= c.tol*math.Abs(obj)
 	if c.points > 0 {
-		return change <= c.tol*float64(c.points)
+		ok = change <= c.tol*float64(c.points)
 	}
-	return change <= c.tol*math.Abs(obj)
+	return ok && (c.params == nil || c.params())
 }
 
 func (c iteration) notConverged(it int, obj float64) error {

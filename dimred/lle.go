@@ -27,8 +27,13 @@ import (
 //	M = (I − W)ᵀ (I − W)   (the paper's L = M Mᵀ with its M = (I − W)ᵀ;
 //	                         m_ii = 1, m_ji = −w_ij, so Mᵀ1 = 0),
 //
-// subject to XᵀX = n I: X = √n times the eigenvectors of the q smallest
-// non-zero eigenvalues of M, the constant vector (eigenvalue 0) dropped.
+// subject to XᵀX = n I and Σ_i x_i = 0 (Roweis & Saul's centring): X = √n
+// times the eigenvectors of the q smallest eigenvalues of M on the
+// complement of the constant vector (M 1 = 0). They are read from the q+1
+// bottom eigenvectors of M with 1 projected out of their span and the rest
+// ordered by Rayleigh quotient, not by dropping "the first eigenvector",
+// which is the constant only when M's null space is one-dimensional (see
+// Connectivity below).
 // M is a sparse CSR (n(k+1)² entries at most). Its bottom eigenvalues are
 // tiny (~10⁻⁸‖M‖ on a smooth manifold) and clustered, so for n ≥ 1000 they
 // are found by shift-invert Lanczos on (M + σI)⁻¹ through a sparse
@@ -50,7 +55,9 @@ import (
 // whose neighbours all lie inside the set; the robot WiFi data with k = 7
 // has two), and then M has a null space of that dimension and the first
 // coordinates interpolate between the classes rather than unfold the
-// data. EigenvaluesTo shows it: more than one eigenvalue near zero.
+// data. EigenvaluesTo shows it: more than one eigenvalue near zero. The
+// embedding stays centred (the constant is projected out of the null
+// space, not dropped as "eigenvector 0"; DropLowest restores the latter).
 //
 // Unifying view (paper §2.7): M is the precision of a Gaussian random
 // field with m_ii = 1 fitted by pseudolikelihood; ImpliedLaplacian
@@ -65,6 +72,16 @@ type LLE struct {
 	// k > p and none otherwise; a negative value disables it (except the
 	// fallback for a singular C_i).
 	Reg float64
+
+	// DropLowest, if true, takes the eigenvectors 2…q+1 of M as the
+	// eigensolver returns them, dropping the first whatever it is — what
+	// Lawrence's MATLAB code does (spectralUpdateX in GPmat's mltools;
+	// scikit-learn's LLE does the same). With a one-dimensional null
+	// space the two agree; with a larger one the dropped vector is an
+	// arbitrary null vector, the constant leaks into the embedding and
+	// Σ_i x_i ≠ 0. For comparison with that code only; false (the
+	// default) projects the constant out (see the type's doc).
+	DropLowest bool
 
 	Eigen *linalg.EigenSettings // sparse eigensolver settings; nil means defaults
 
@@ -130,7 +147,12 @@ func (m *LLE) Fit(Y mat.Matrix) error {
 	if err != nil {
 		return err
 	}
-	X := nontrivial(vecs, m.Q, math.Sqrt(float64(n)))
+	var X *mat.Dense
+	if m.DropLowest {
+		X = dropLowest(vecs, m.Q, math.Sqrt(float64(n)))
+	} else {
+		X = nontrivial(M, vecs, nil, m.Q, math.Sqrt(float64(n)))
+	}
 	fixColumnSigns(X)
 	// W itself (for Weights): I − (I − W).
 	W := IW.Map(func(i, j int, v float64) float64 {

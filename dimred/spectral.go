@@ -230,9 +230,13 @@ func noColumns(name string) string {
 	return fmt.Sprintf("dimred: %s: Y has no columns (p = 0)", name)
 }
 
-// nontrivialTo copies columns 1..q of vecs (dropping the trivial column 0),
-// each scaled by s[c] (or by the scalar sc when s is nil), into a new n×q.
-func nontrivial(vecs *mat.Dense, q int, sc float64) *mat.Dense {
+// dropLowest copies columns 1..q of vecs (dropping column 0, the
+// eigenvector of the smallest eigenvalue, whatever it is), each scaled by
+// sc, into a new n×q. This is what Lawrence's MATLAB spectralUpdateX
+// (GPmat mltools) does; when the null space of the Laplacian has more
+// than one dimension, column 0 is an arbitrary vector of it and the
+// result keeps part of the constant vector (see LLE.DropLowest).
+func dropLowest(vecs *mat.Dense, q int, sc float64) *mat.Dense {
 	n, _ := vecs.Dims()
 	X := mat.NewDense(n, q, nil)
 	for c := 0; c < q; c++ {
@@ -241,6 +245,104 @@ func nontrivial(vecs *mat.Dense, q int, sc float64) *mat.Dense {
 		}
 	}
 	return X
+}
+
+// nontrivial returns sc·Q E, n×q: the bottom non-trivial eigenvectors of
+// the symmetric L, read from its q+1 bottom eigenvectors vecs (n×(q+1),
+// orthonormal) with the known null vector u of L projected out (u nil
+// means 1, L 1 = 0). With c = Vᵀû (û = u/‖u‖), Q = V Z for an orthonormal
+// basis Z of c⊥ in ℝ^{q+1} is the part of span(V) orthogonal to û (a
+// Householder reflection maps e₀ to c/‖c‖; its other columns are Z), and
+// E diagonalises the Rayleigh quotient QᵀLQ (ascending, a Rayleigh–Ritz
+// step), so the columns come ordered by xᵀLx/xᵀx.
+//
+// Dropping "eigenvector 0" instead (dropLowest) is only right when the
+// null space of L is one-dimensional: when it is larger (LLE with several
+// closed classes of the directed neighbour graph; a graph whose edge
+// weights underflow) the eigensolver returns an arbitrary basis of it and
+// the constant vector leaks into the embedding. Here Σ_i u_i x_ic = 0 for
+// every c (Roweis & Saul's centring Σ_i x_i = 0 when u = 1) whatever basis
+// the eigensolver chose.
+func nontrivial(L *linalg.CSR, vecs *mat.Dense, u []float64, q int, sc float64) *mat.Dense {
+	n, k := vecs.Dims()
+	if k != q+1 {
+		panic(fmt.Sprintf("dimred: nontrivial needs q+1 = %d vectors, have %d", q+1, k))
+	}
+	uh := make([]float64, n)
+	nu := 0.0
+	for i := range uh {
+		v := 1.0
+		if u != nil {
+			v = u[i]
+		}
+		uh[i] = v
+		nu += v * v
+	}
+	nu = math.Sqrt(nu)
+	c := make([]float64, k)
+	cn := 0.0
+	for j := 0; j < k; j++ {
+		s := 0.0
+		for i := 0; i < n; i++ {
+			s += vecs.At(i, j) * uh[i]
+		}
+		c[j] = s / nu
+		cn += c[j] * c[j]
+	}
+	cn = math.Sqrt(cn)
+	// Householder H = I − 2 h hᵀ/‖h‖², h = ĉ − e₀, maps e₀ ↔ ĉ; its
+	// columns 1..q are an orthonormal basis of ĉ⊥. (ĉ = e₀ or no overlap
+	// at all — u outside the computed span — leave Z = [e₁ … e_q].)
+	Z := mat.NewDense(k, q, nil)
+	for j := 0; j < q; j++ {
+		Z.Set(j+1, j, 1)
+	}
+	if cn > 0 {
+		h := make([]float64, k)
+		hh := 0.0
+		for j := range h {
+			h[j] = c[j] / cn
+		}
+		h[0]--
+		for _, v := range h {
+			hh += v * v
+		}
+		if hh > 0 {
+			for j := 0; j < q; j++ {
+				for a := 0; a < k; a++ {
+					Z.Set(a, j, Z.At(a, j)-2*h[a]*h[j+1]/hh)
+				}
+			}
+		}
+	}
+	var Q mat.Dense
+	Q.Mul(vecs, Z)
+	// Rayleigh–Ritz: diagonalise Qᵀ L Q.
+	LQ := mat.NewDense(n, q, nil)
+	col, out := make([]float64, n), make([]float64, n)
+	for j := 0; j < q; j++ {
+		mat.Col(col, j, &Q)
+		L.MulVecTo(out, col)
+		LQ.SetCol(j, out)
+	}
+	var H mat.Dense
+	H.Mul(Q.T(), LQ)
+	Hs := mat.NewSymDense(q, nil)
+	for a := 0; a < q; a++ {
+		for b := a; b < q; b++ {
+			Hs.SetSym(a, b, 0.5*(H.At(a, b)+H.At(b, a)))
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(Hs, true) {
+		// A q×q symmetric eigenproblem of finite entries converges.
+		panic("dimred: Rayleigh–Ritz eigendecomposition failed")
+	}
+	var E, X mat.Dense
+	eig.VectorsTo(&E)
+	X.Mul(&Q, &E)
+	X.Scale(sc, &X)
+	return &X
 }
 
 // fixColumnSigns makes the entry of largest magnitude in each column of X

@@ -451,7 +451,12 @@ func umapSpectral(g *linalg.CSR, q int) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	X := nontrivial(vecs, q, 1)
+	// The null vector of the normalised Laplacian is D^{1/2} 1.
+	u := g.RowSums()
+	for i, d := range u {
+		u[i] = math.Sqrt(d)
+	}
+	X := nontrivial(L, vecs, u, q, 1)
 	fixColumnSigns(X)
 	return X, nil
 }

@@ -363,6 +363,22 @@ func FigP5RobotSpectral() (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	// LLE: the null space of M and the two ways of leaving out the
+	// constant (the panel shows the default).
+	lle := &dimred.LLE{Q: 2, K: d.K}
+	ref := &dimred.LLE{Q: 2, K: d.K, DropLowest: true}
+	var xl, xr mat.Dense
+	for _, m := range []*dimred.LLE{lle, ref} {
+		if err := m.Fit(d.Y); err != nil {
+			return nil, fmt.Errorf("figures: P5 LLE: %w", err)
+		}
+	}
+	lle.LatentTo(&xl)
+	ref.LatentTo(&xr)
+	ev := lle.EigenvaluesTo(nil)
+	nums = append(nums,
+		Ours("LLE: |mean|/sd of x₁ (constant projected out; shown)", ch5MeanOverSD(mat.Col(nil, 0, &xl))),
+		Ours("LLE: |mean|/sd of x₁ (eigenvector 0 dropped as returned; reference code)", ch5MeanOverSD(mat.Col(nil, 0, &xr))))
 	return &Figure{
 		ID:      "P5",
 		Caption: "Visualization of the robot WiFi navigation data for different spectral algorithms we reviewed with seven neighbors used to construct graphs. LE and LLE struggle to captured the loop structure (perhaps because of the higher level of noise). Several of the models also show the noise present in the WiFi signals. Colour is the frame number (key beside the true positions).",
@@ -371,9 +387,26 @@ func FigP5RobotSpectral() (*Figure, error) {
 		Cols:    3,
 		Numbers: append(nums, auc...),
 		Why: ch5Why + " The first panel (the robot's true path) is added. LLE: the directed 7-NN graph of the robot data has two closed classes " +
-			"(15 and 27 frames whose neighbours all lie within their own set), so M = (I − W)ᵀ(I − W) has a two-dimensional null space " +
-			"(eigenvalues 0, 7e-15, 3e-10) and LLE's first coordinate is a harmonic function interpolating between the two classes, not the loop.",
+			"(sets of frames whose neighbours all lie within the set), so M = (I − W)ᵀ(I − W) has a two-dimensional null space " +
+			fmt.Sprintf("(bottom eigenvalues %.1e, %.1e, %.1e) ", ev[0], ev[1], ev[2]) +
+			"and LLE's first coordinate is a harmonic function interpolating between the two classes, not the loop. " +
+			"The panel shows the centred embedding (the constant projected out of the bottom eigenspace, dimred.LLE's default); " +
+			"the paper's reference code drops the eigenvector of the smallest eigenvalue as returned, an arbitrary null vector here, " +
+			"so its x₁ is not centred (numbers below) but is an affine image of ours: the picture is the same up to a shift and scale of x₁.",
 	}, nil
+}
+
+// ch5MeanOverSD is |mean(x)| / sd(x): 0 for a centred coordinate.
+func ch5MeanOverSD(x []float64) float64 {
+	n := float64(len(x))
+	mean, ss := 0.0, 0.0
+	for _, v := range x {
+		mean += v / n
+	}
+	for _, v := range x {
+		ss += (v - mean) * (v - mean) / n
+	}
+	return math.Abs(mean) / math.Sqrt(ss)
 }
 
 // ch5TruthFigure draws data with a known 2-D truth: the truth, then each

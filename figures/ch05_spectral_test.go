@@ -58,6 +58,11 @@ func TestCh5SpectralFigures(t *testing.T) {
 			if le, lle := get(f, pre, "Laplacian"), get(f, pre, "LLE"); !(iso < le && iso < lle) {
 				t.Errorf("robot: Isomap Procrustes error %.3f not below LE %.3f and LLE %.3f", iso, le, lle)
 			}
+			// The LLE panel is centred although M's null space is
+			// two-dimensional (Roweis & Saul: Σᵢ xᵢ = 0).
+			if c := get(f, "LLE: |mean|/sd of x₁", "constant"); !(c <= 1e-8) {
+				t.Errorf("robot LLE: |mean|/sd of x₁ = %.3g, want ≤ 1e-8", c)
+			}
 		case "X5.1":
 			const pre = "Procrustes"
 			iso := get(f, pre, "Isomap")

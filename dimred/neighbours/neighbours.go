@@ -17,8 +17,10 @@ import (
 )
 
 // Neighbours holds each point's k nearest neighbours (the point itself
-// excluded), nearest first; ties in distance are broken by index when found
-// by brute force.
+// excluded), nearest first. Neighbours are ranked by the squared distance
+// Σ_c (y_ic − y_jc)² evaluated in float64 in column order (exact for
+// integer-valued data), ties broken by lower index, whichever search
+// found them.
 type Neighbours struct {
 	N, K  int
 	Index []int     // n·k; Index[i*K+m] is the m-th nearest neighbour of point i
@@ -69,7 +71,12 @@ func KNearest(Y mat.Matrix, k int) (*Neighbours, error) { return Search{}.KNeare
 // p ≤ KDTreeMaxDim and blocked BLAS distances otherwise, in parallel over
 // query points on all cores. k must satisfy 1 ≤ k < n, else it panics. A
 // NaN or Inf in Y is returned as ErrNaN. Duplicate points are neighbours at
-// distance zero. Data of very large or very small scale are rescaled by a
+// distance zero. Both searches rank candidates by the same directly
+// computed squared distance (see Neighbours), ties broken by lower index:
+// the result does not depend on the search, the BLAS or the number of
+// cores. (Data such as (s + 85)/15 are not exact in binary, so distances
+// equal in exact arithmetic can differ in their last bit and are then not
+// ties; integer-valued data keep their ties.) Data of very large or very small scale are rescaled by a
 // power of two before squaring, so a distance is finite whenever its true
 // value is representable; one that is not is reported as ErrOverflow.
 func (s Search) KNearest(Y mat.Matrix, k int) (*Neighbours, error) {
@@ -177,14 +184,34 @@ func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.
 // the points in I (by rows) and of the points in J > I (by columns). One
 // product per row block (linalg.GemmNT, on all cores), then
 // the list updates in parallel, each goroutine owning a set of points.
+//
+// The expansion's round-off (about p·ε·(‖y_i‖² + ‖y_j‖²)) can reorder
+// distances that are equal, or nearly so: it would decide ties, not the
+// index. So each list keeps, besides its k best by the expansion, every
+// candidate within twice a bound on that round-off of the k-th, and the
+// final choice is made on the squared distances recomputed directly,
+// Σ_c (y_ic − y_jc)² in column order — the kd-tree's arithmetic — ties
+// broken by index. The extra candidates are few (only those at the k-th
+// distance to within ~10⁻¹⁴ of the norms), so the fast path is kept.
 func knnBrute(yd *mat.Dense, k int, nb *Neighbours) {
 	n, p := yd.Dims()
 	sq := linalg.RowSquaredNorms(yd)
+	sqmax := 0.0
+	for _, v := range sq {
+		sqmax = math.Max(sqmax, v)
+	}
 	yr := yd.RawMatrix()
 	g := make([]float64, knnBlockRows*n)
 	lists := make([]nbList, n)
+	// |expansion − exact| ≤ (2p+6)ε(‖y_i‖² + ‖y_j‖²) and |direct − exact|
+	// ≤ 2pε(‖y_i‖² + ‖y_j‖²) (Higham, Accuracy and Stability of Numerical
+	// Algorithms, §3.1: inner products); E is their sum with a factor 2 to
+	// spare, and a candidate in the direct top k is within 2E of the k-th
+	// by the expansion.
+	const eps = 0x1p-53
 	for i := range lists {
-		lists[i] = nbList{c: make([]nbCand, 0, k), worst: math.Inf(1)}
+		e := 2 * float64(4*p+6) * eps * (sq[i] + sqmax)
+		lists[i] = nbList{c: make([]nbCand, 0, k), worst: math.Inf(1), slack: 2 * e}
 	}
 	for r0 := 0; r0 < n; r0 += knnBlockRows {
 		r1 := min(n, r0+knnBlockRows)
@@ -229,37 +256,61 @@ func knnBrute(yd *mat.Dense, k int, nb *Neighbours) {
 			}
 		})
 	}
-	for i := range lists {
-		for m, c := range lists[i].c {
-			nb.Index[i*k+m] = c.j
-			nb.Dist[i*k+m] = math.Sqrt(c.d)
+	// The final choice on directly computed squared distances.
+	parallel.For(n, 64, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			c := lists[i].c
+			yi := yd.RawRowView(i)
+			for t := range c {
+				c[t].d = directSquared(yi, yd.RawRowView(c[t].j))
+			}
+			sort.Slice(c, func(a, b int) bool { return c[a].less(c[b]) })
+			for m := 0; m < k; m++ {
+				nb.Index[i*k+m] = c[m].j
+				nb.Dist[i*k+m] = math.Sqrt(c[m].d)
+			}
 		}
-	}
+	})
 }
 
-// nbList is a point's sorted list of its best candidates so far.
+// directSquared is Σ_c (x_c − y_c)², summed in column order: exact for
+// integer-valued data whose squared distances stay below 2⁵³.
+func directSquared(x, y []float64) float64 {
+	s := 0.0
+	for c, v := range x {
+		e := v - y[c]
+		s += e * e
+	}
+	return s
+}
+
+// nbList is a point's list of its best candidates so far, sorted by
+// (squared distance, index): the k best, then any others within slack of
+// the k-th (see knnBrute).
 type nbList struct {
 	c     []nbCand
-	worst float64
+	worst float64 // the k-th distance plus slack; +Inf until k are held
+	slack float64
 }
 
-// offer inserts (d, j) if it is among the k best, ties broken by index.
+// offer inserts (d, j) if it is among the k best or within slack of the
+// k-th, and drops the candidates that fall beyond.
 func (l *nbList) offer(d float64, j, k int) {
-	if len(l.c) == k && d > l.worst {
+	if d > l.worst {
 		return
 	}
 	c := nbCand{d, j}
-	if len(l.c) == k && !c.less(l.c[k-1]) {
-		return
-	}
 	pos := sort.Search(len(l.c), func(m int) bool { return c.less(l.c[m]) })
-	if len(l.c) < k {
-		l.c = append(l.c, nbCand{})
-	}
+	l.c = append(l.c, nbCand{})
 	copy(l.c[pos+1:], l.c[pos:len(l.c)-1])
 	l.c[pos] = c
-	if len(l.c) == k {
-		l.worst = l.c[k-1].d
+	if len(l.c) >= k {
+		l.worst = l.c[k-1].d + l.slack
+		m := len(l.c)
+		for m > k && l.c[m-1].d > l.worst {
+			m--
+		}
+		l.c = l.c[:m]
 	}
 }
 
