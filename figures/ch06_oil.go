@@ -47,8 +47,8 @@ func init() {
 // uses rand.NewPCG(s, 6)).
 const Ch6Seeds = 10
 
-// ch6Src returns the random source of seed s.
-func ch6Src(s int) rand.Source { return rand.NewPCG(uint64(s), 6) }
+// Ch6Src returns the random source of seed s of the seed study X6.2.
+func Ch6Src(s int) rand.Source { return rand.NewPCG(uint64(s), 6) }
 
 // LatentFit is one fitted nonlinear latent variable model of Chapter 6:
 // its latent positions (posterior means), 1-NN errors and fit time.
@@ -175,7 +175,8 @@ func Fig6_10OilGTM() (*Figure, error) {
 			Book(fmt.Sprintf("(%c) %d×%d: 1-NN errors, our EM from the author's centres", 'a'+i, g, g), c.book, float64(e), 0, "Fig 6.10 caption"),
 			Ref(fmt.Sprintf("(%c) %d×%d: largest |f(x̂_k) − f_saved(x̂_k)| over the grid", 'a'+i, g, g), 0, savedMapGap(m, s), 2e-3,
 				"the author's saved weights (demOilDnet"+fmt.Sprint(c.k)+".mat); his EM stopped when the bound gained less than 1e-6, ours at a relative 1e-9"),
-			Ours(fmt.Sprintf("(%c) %d×%d: EM iterations", 'a'+i, g, g), float64(m.Iterations())))
+			Ours(fmt.Sprintf("(%c) %d×%d: EM iterations", 'a'+i, g, g), float64(m.Iterations())),
+			Ours(fmt.Sprintf("(%c) %d×%d: noise σ = β^(−1/2)", 'a'+i, g, g), math.Sqrt(m.NoiseVariance())))
 	}
 	return &Figure{
 		ID:      "6.10",
@@ -262,13 +263,13 @@ func FigX6_2OilSeeds() (*Figure, error) {
 		settings            []setting
 	}{
 		{"(a) GTM, 20 random RBF centres", "grid", "Fig 6.10 caption", []setting{
-			{"10×10", 74, func(s int) dimred.Embedder { return OilGTM(10, ch6Src(s), nil) }},
-			{"20×20", 44, func(s int) dimred.Embedder { return OilGTM(20, ch6Src(s), nil) }},
-			{"30×30", 11, func(s int) dimred.Embedder { return OilGTM(30, ch6Src(s), nil) }},
+			{"10×10", 74, func(s int) dimred.Embedder { return OilGTM(10, Ch6Src(s), nil) }},
+			{"20×20", 44, func(s int) dimred.Embedder { return OilGTM(20, Ch6Src(s), nil) }},
+			{"30×30", 11, func(s int) dimred.Embedder { return OilGTM(30, Ch6Src(s), nil) }},
 		}},
 		{"(b) density network, 20 tanh units", "latent samples", "Fig 6.8 caption", []setting{
-			{"100", 22, func(s int) dimred.Embedder { return OilDensityNetwork(100, ch6Src(s), nil) }},
-			{"400", 16, func(s int) dimred.Embedder { return OilDensityNetwork(400, ch6Src(s), nil) }},
+			{"100", 22, func(s int) dimred.Embedder { return OilDensityNetwork(100, Ch6Src(s), nil) }},
+			{"400", 16, func(s int) dimred.Embedder { return OilDensityNetwork(400, Ch6Src(s), nil) }},
 		}},
 	}
 	var panels []*plot.Plot
