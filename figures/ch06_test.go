@@ -2,6 +2,7 @@ package figures
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -235,5 +236,53 @@ func TestSeedChecks(t *testing.T) {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("report lacks %q", s)
 		}
+	}
+}
+
+// The seed study's structure, on a cut-down run (2 seeds, 3 iterations per
+// fit): one seed-range number per setting with the book's value, one
+// ordering per panel, the status derived from them (Consistent or
+// Differs, never Reproduced), and it renders.
+func TestFigX6_2Structure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten oil fits, cut down")
+	}
+	f, err := figX6_2(2, 3, 3)
+	if datasets.Skippable(err) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ranges, orders []Number
+	for _, n := range f.Numbers {
+		switch n.Kind {
+		case KindSeedRange:
+			ranges = append(ranges, n)
+			if n.Seeds != 2 || !(n.Lo <= n.Ours && n.Ours <= n.Hi) || !n.HasBook() {
+				t.Errorf("%s: %+v", n.Name, n)
+			}
+		case KindOrdering:
+			orders = append(orders, n)
+		}
+	}
+	books := []float64{74, 44, 11, 22, 16}
+	if len(ranges) != 5 || len(orders) != 2 || len(f.Panels) != 2 {
+		t.Fatalf("%d ranges, %d orderings, %d panels", len(ranges), len(orders), len(f.Panels))
+	}
+	for i, n := range ranges {
+		if n.Book != books[i] {
+			t.Errorf("%s: book %v, want %v", n.Name, n.Book, books[i])
+		}
+	}
+	if st := f.Resolve(); st != Consistent && st != Differs {
+		t.Errorf("status %s", st)
+	}
+	png, err := f.pngAt(goldenDPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := os.Getenv("X62_PNG"); out != "" {
+		os.WriteFile(out, png, 0o644)
 	}
 }
