@@ -42,7 +42,11 @@ func SavedLatentMeans(s *datasets.SavedDnet, Y mat.Matrix) *mat.Dense {
 	for i := 0; i < n; i++ {
 		mat.Row(y, i, Y)
 		for k := 0; k < M; k++ {
-			lr[k] = -0.5 * s.Beta * floats.Distance(y, F.RawRowView(k), 2) * floats.Distance(y, F.RawRowView(k), 2)
+			var d2 float64
+			for j, f := range F.RawRowView(k) {
+				d2 += (y[j] - f) * (y[j] - f)
+			}
+			lr[k] = -0.5 * s.Beta * d2
 		}
 		lse := floats.LogSumExp(lr)
 		for k := 0; k < M; k++ {
