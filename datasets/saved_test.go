@@ -2,10 +2,14 @@ package datasets
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/dimredbook/book/datasets/internal/matfile"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -78,6 +82,40 @@ func TestParseSavedDnetLayout(t *testing.T) {
 	for _, b := range [][]byte{nil, []byte("not a MAT-file"), other} {
 		if _, err := parseSavedDnet(b); err == nil {
 			t.Errorf("parseSavedDnet(%q) succeeded", b)
+		}
+	}
+}
+
+// The raw MAT-files as the reader sees them: the header text and the
+// variables and fields dnetWriteResult saved (as SciPy 1.10's loadmat
+// lists them). Files 1–2, 4–5 were written on 32-bit Linux, file 3 on
+// 64-bit; all compress their variables (miCOMPRESSED).
+func TestSavedDnetRawLayout(t *testing.T) {
+	for k, c := range map[int]struct{ header, mapping string }{
+		1: {"MATLAB 5.0 MAT-file, Platform: GLNX86, Created on: Tue Sep 29 15:40:20 2009", "type nin nhidden nout actfn outfn nwts c wi w2 b2 numParams inputDim outputDim"},
+		3: {"MATLAB 5.0 MAT-file, Platform: GLNXA64, Created on: Tue Sep 29 17:49:07 2009", "type nin nhidden nout actfn outfn nwts c wi w2 b2 numParams inputDim outputDim"},
+		5: {"MATLAB 5.0 MAT-file, Platform: GLNX86, Created on: Wed Sep 30 09:52:44 2009", "type nin nhidden nout nwts outfn w1 b1 w2 b2 numParams hiddenDim inputDim outputDim optimiser"},
+	} {
+		p, err := Path("dimred_saved", fmt.Sprintf("demOilDnet%d.mat", k))
+		need(t, err)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := matfile.Read(b)
+		if err != nil {
+			t.Fatalf("%d: %v", k, err)
+		}
+		if f.Header != c.header || len(f.Vars) != 2 || f.Vars[0].Name != "mapping" || f.Vars[1].Name != "dnetInfo" {
+			t.Errorf("%d: header %q, %d variables", k, f.Header, len(f.Vars))
+			continue
+		}
+		if got := strings.Join(f.Vars[0].Fields, " "); got != c.mapping {
+			t.Errorf("%d: mapping fields %q, want %q", k, got, c.mapping)
+		}
+		want := "type q d N M betaTransform beta grid X_u basisStored alpha numParams outputDim inputDim"
+		if got := strings.Join(f.Vars[1].Fields, " "); got != want {
+			t.Errorf("%d: dnetInfo fields %q, want %q", k, got, want)
 		}
 	}
 }
