@@ -89,7 +89,7 @@ func TestParseSavedDnetLayout(t *testing.T) {
 // The raw MAT-files as the reader sees them: the header text and the
 // variables and fields dnetWriteResult saved (as SciPy 1.10's loadmat
 // lists them). Files 1–2, 4–5 were written on 32-bit Linux, file 3 on
-// 64-bit; all compress their variables (miCOMPRESSED).
+// 64-bit; each begins with a zlib-compressed element (miCOMPRESSED).
 func TestSavedDnetRawLayout(t *testing.T) {
 	for k, c := range map[int]struct{ header, mapping string }{
 		1: {"MATLAB 5.0 MAT-file, Platform: GLNX86, Created on: Tue Sep 29 15:40:20 2009", "type nin nhidden nout actfn outfn nwts c wi w2 b2 numParams inputDim outputDim"},
