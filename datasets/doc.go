@@ -75,6 +75,8 @@
 //	                    as the book's run evidently had them)
 //	Eurodist()          R's 21-city table in D
 //	USPS(split)         7291×256 (train) or 2007×256 (test), Labels = digits
+//	OilDnetSaved(k)     the author's saved GTM (k = 1–3) and density-network (4–5) fits
+//	                    behind Figs 6.10 and 6.8, read from their MATLAB 5.0 MAT-files
 //
 // Your own data: ReadTableFile/ReadTable read a CSV or TSV table (a header
 // line, an optional label column and row-name column, missing values as

@@ -56,6 +56,14 @@ func Files() []File { return append([]File(nil), registry...) }
 // registry is the list Files copies; nothing outside the package can
 // change it.
 var registry = []File{
+	// The author's saved fits behind Figs 6.8 and 6.10 (lawrennd/dimred,
+	// MATLAB 5.0 MAT-files; read by OilDnetSaved). The mirror lists them in
+	// dimred_saved/MANIFEST.tsv, apart from the top-level MANIFEST.tsv.
+	{"dimred_saved", "demOilDnet1.mat", 3225, "1cc49334483c67f4c62e0c795250dfb903a685a596c1589e0400a117d687be23", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/demOilDnet1.mat"},
+	{"dimred_saved", "demOilDnet2.mat", 3437, "738ac08510bb205d6f0238959280fc0a3bafb06157b5758a8c9e3c0e52461cb3", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/demOilDnet2.mat"},
+	{"dimred_saved", "demOilDnet3.mat", 3900, "11c1025b6a3b63b4517f2dd4cd9c9e9b35566a958620e1cb3cd924b953d54702", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/demOilDnet3.mat"},
+	{"dimred_saved", "demOilDnet4.mat", 4785, "0b8fb2bd5dff10c982dedb3a9f061ad1b300b7e4dc40fa767b341bae48235e54", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/demOilDnet4.mat"},
+	{"dimred_saved", "demOilDnet5.mat", 9393, "88486c08b0393e0a38ff95e967df23b04971f731c826a2b766a5da6ddd2cb73f", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/demOilDnet5.mat"},
 	{"eurodist", "eurodist.csv", 1723, "2dff7fcc529b220f3c5be0fbdb920cb324b34751fd78843cb8d3a0a24f09ff7e", "https://raw.githubusercontent.com/vincentarelbundock/Rdatasets/master/csv/datasets/eurodist.csv"},
 	{"eurodist", "eurodist_labels.txt", 175, "4b7b9c0106fa6b80febaebcbc465bc8592c5d8311c5b9953e5de35d16cac70a8", ""},
 	{"europe_roads", "europeCities.csv", 458, "1a0680bc4ff0d6894d400ea766c02580f7b8afb0f2e8a3a9de756c13df7b3929", "https://raw.githubusercontent.com/lawrennd/dimred/master/matlab/europeCities.csv"},

@@ -8,23 +8,32 @@ import (
 	"testing"
 )
 
-// The registry must list exactly the files of the mirror's MANIFEST.tsv,
-// with the same sizes, sums and URLs.
+// The registry must list exactly the files of the mirror's manifests, with
+// the same sizes, sums and URLs: MANIFEST.tsv (the data) and
+// dimred_saved/MANIFEST.tsv (the author's saved fits, kept apart).
 func TestRegistryMatchesManifest(t *testing.T) {
 	dir := needMirror(t)
-	b, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
+	var rows []string
+	for _, m := range []string{"MANIFEST.tsv", filepath.Join("dimred_saved", "MANIFEST.tsv")} {
+		b, err := os.ReadFile(filepath.Join(dir, m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, strings.Split(strings.TrimSpace(string(b)), "\n")[1:]...)
 	}
-	rows := strings.Split(strings.TrimSpace(string(b)), "\n")[1:]
 	if len(rows) != len(Files()) {
-		t.Errorf("MANIFEST has %d files, registry %d", len(rows), len(Files()))
+		t.Errorf("the manifests have %d files, the registry %d", len(rows), len(Files()))
 	}
+	seen := map[string]bool{}
 	for _, row := range rows {
 		f := strings.Split(row, "\t")
 		if len(f) != 5 {
 			t.Fatalf("MANIFEST row %q", row)
 		}
+		if seen[f[0]+"/"+f[1]] {
+			t.Errorf("%s/%s listed twice", f[0], f[1])
+		}
+		seen[f[0]+"/"+f[1]] = true
 		e, err := Lookup(f[0], f[1])
 		if err != nil {
 			t.Error(err)

@@ -77,6 +77,19 @@ type GTM struct {
 	Width    float64  // w, basis variance; 0 means 1 (random) or the squared centre spacing (grid)
 	Alpha    float64  // α, weight-prior precision; 0 means 1; negative panics
 
+	// Centres, if non-nil, are the M×q centres c_j of the random-centre
+	// basis (GTMRandomCentres only), used instead of drawing them from
+	// N(0, I) with Src — for example the random centres of a saved
+	// reference fit (Fig 6.10 refits the author's). NumBasis must be 0 or
+	// M. Fit copies them.
+	Centres *mat.Dense
+	// InitLatent, if non-nil, is the n×q initial latent configuration X₀,
+	// used as given (not whitened) in place of the whitened PPCA means: the
+	// grid spans 1.2 × its range and the initial responsibilities are the
+	// softmax of −‖X₀_i − x̂_k‖². It fixes, for example, the signs of the
+	// principal axes to those of another implementation.
+	InitLatent *mat.Dense
+
 	MaxIter int     // EM iterations; 0 means 1000
 	Tol     float64 // stop when L gains at most Tol·|L|; 0 means 1e-9; negative: run MaxIter
 	Monitor func(iter int, bound float64) bool
@@ -142,26 +155,53 @@ func (m *GTM) Fit(Y mat.Matrix) (err error) {
 	}
 	y := dense.AsDense(Y)
 
-	// X₀: whitened PPCA latent means.
-	pp := &PPCA{Q: q}
-	if err := pp.Fit(y); err != nil {
-		return errs.Wrap(err, "GTM initialisation")
+	if m.Centres != nil && m.Basis == GTMRandomCentres {
+		if r, c := m.Centres.Dims(); c != q || (m.NumBasis != 0 && m.NumBasis != r) {
+			panic(fmt.Sprintf("dimred: GTM Centres are %d×%d for Q = %d, NumBasis = %d", r, c, q, m.NumBasis))
+		}
+		if err := errs.CheckFinite(m.Centres, "GTM Centres"); err != nil {
+			return err
+		}
+		M, _ = m.Centres.Dims()
 	}
 	var x0 mat.Dense
-	pp.LatentTo(&x0)
-	mu, va := linalg.ColumnMeans(&x0), linalg.ColumnVariances(&x0)
 	lo, hi := make([]float64, q), make([]float64, q)
-	for l := 0; l < q; l++ {
-		s := math.Sqrt(va[l])
-		if !(s > 0) {
-			return fmt.Errorf("%w: GTM: PPCA latent dimension %d has zero variance", ErrSingular, l)
+	if m.InitLatent != nil {
+		// X₀ as given.
+		if r, c := m.InitLatent.Dims(); r != n || c != q {
+			panic(mat.ErrShape)
 		}
-		col := mat.Col(nil, l, &x0)
-		for i := range col {
-			col[i] = (col[i] - mu[l]) / s
+		if err := errs.CheckFinite(m.InitLatent, "GTM InitLatent"); err != nil {
+			return err
 		}
-		x0.SetCol(l, col)
-		lo[l], hi[l] = 1.2*floats.Min(col), 1.2*floats.Max(col)
+		x0.CloneFrom(m.InitLatent)
+		for l := 0; l < q; l++ {
+			col := mat.Col(nil, l, &x0)
+			lo[l], hi[l] = 1.2*floats.Min(col), 1.2*floats.Max(col)
+			if !(hi[l] > lo[l]) {
+				return fmt.Errorf("%w: GTM: InitLatent column %d is constant", ErrSingular, l)
+			}
+		}
+	} else {
+		// X₀: whitened PPCA latent means.
+		pp := &PPCA{Q: q}
+		if err := pp.Fit(y); err != nil {
+			return errs.Wrap(err, "GTM initialisation")
+		}
+		pp.LatentTo(&x0)
+		mu, va := linalg.ColumnMeans(&x0), linalg.ColumnVariances(&x0)
+		for l := 0; l < q; l++ {
+			s := math.Sqrt(va[l])
+			if !(s > 0) {
+				return fmt.Errorf("%w: GTM: PPCA latent dimension %d has zero variance", ErrSingular, l)
+			}
+			col := mat.Col(nil, l, &x0)
+			for i := range col {
+				col[i] = (col[i] - mu[l]) / s
+			}
+			x0.SetCol(l, col)
+			lo[l], hi[l] = 1.2*floats.Min(col), 1.2*floats.Max(col)
+		}
 	}
 	xhat := kernel.Grid(lo, hi, g)
 	mm, _ := xhat.Dims()
@@ -169,7 +209,11 @@ func (m *GTM) Fit(Y mat.Matrix) (err error) {
 	var centres *mat.Dense
 	switch m.Basis {
 	case GTMRandomCentres:
-		centres = rng.NormalDense(rand.New(rng.FitSource(m.Src)), M, q)
+		if m.Centres != nil {
+			centres = mat.DenseCopyOf(m.Centres)
+		} else {
+			centres = rng.NormalDense(rand.New(rng.FitSource(m.Src)), M, q)
+		}
 	case GTMGridCentres:
 		clo, chi := append([]float64(nil), lo...), append([]float64(nil), hi...)
 		centres = kernel.Grid(clo, chi, M)

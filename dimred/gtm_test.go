@@ -238,3 +238,61 @@ func TestGTMLatentDimensions(t *testing.T) {
 		}
 	}
 }
+
+// Centres fixes the random-centre basis: two fits with different seeds but
+// the same Centres are identical (and differ from a fit with drawn
+// centres). InitLatent sets X₀ as given: the grid spans 1.2 ×
+// its range, so a mirrored X₀ mirrors the grid.
+func TestGTMFixedCentresAndInitLatent(t *testing.T) {
+	Y := gtmTestData(120, 3)
+	C := mat.NewDense(6, 2, []float64{-1, -1, 1, -1, 0, 0, -1, 1, 1, 1, 0.5, -0.5})
+	fit := func(m *GTM) *mat.Dense {
+		fitOK(t, m.Fit(Y))
+		var F mat.Dense
+		m.MapTo(&F, mat.NewDense(3, 2, []float64{0, 0, 0.5, -0.5, -1, 1}))
+		return &F
+	}
+	a := fit(&GTM{Q: 2, Grid: 5, Centres: C, Src: rand.NewPCG(1, 1), MaxIter: 30})
+	b := fit(&GTM{Q: 2, Grid: 5, Centres: C, Src: rand.NewPCG(2, 2), MaxIter: 30})
+	c := fit(&GTM{Q: 2, Grid: 5, NumBasis: 6, Src: rand.NewPCG(1, 1), MaxIter: 30})
+	if !mat.Equal(a, b) {
+		t.Errorf("fixed Centres: the seed changed the fit")
+	}
+	if mat.EqualApprox(a, c, 1e-6) {
+		t.Errorf("fixed Centres gave the same fit as random ones")
+	}
+	X0 := mat.NewDense(120, 2, nil)
+	for i := 0; i < 120; i++ {
+		X0.Set(i, 0, Y.At(i, 0))
+		X0.Set(i, 1, -2*Y.At(i, 1))
+	}
+	m := &GTM{Q: 2, Grid: 5, InitLatent: X0, MaxIter: 5}
+	fitOK(t, m.Fit(Y))
+	var G mat.Dense
+	m.GridTo(&G)
+	for l := 0; l < 2; l++ {
+		g, x := mat.Col(nil, l, &G), mat.Col(nil, l, X0)
+		if math.Abs(floats.Min(g)-1.2*floats.Min(x)) > 1e-12 || math.Abs(floats.Max(g)-1.2*floats.Max(x)) > 1e-12 {
+			t.Errorf("axis %d: grid [%v, %v], 1.2 × X₀ range [%v, %v]", l, floats.Min(g), floats.Max(g), 1.2*floats.Min(x), 1.2*floats.Max(x))
+		}
+	}
+	for _, bad := range []func(){
+		func() { (&GTM{Q: 2, Centres: mat.NewDense(3, 3, nil)}).Fit(Y) },
+		func() { (&GTM{Q: 2, NumBasis: 4, Centres: C}).Fit(Y) },
+		func() { (&GTM{Q: 2, InitLatent: mat.NewDense(10, 2, nil)}).Fit(Y) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("wrong-shaped Centres or InitLatent did not panic")
+				}
+			}()
+			bad()
+		}()
+	}
+	nan := mat.DenseCopyOf(C)
+	nan.Set(0, 0, math.NaN())
+	if err := (&GTM{Q: 2, Centres: nan}).Fit(Y); !errors.Is(err, ErrNaN) {
+		t.Errorf("NaN centre: %v", err)
+	}
+}

@@ -426,6 +426,8 @@ func Fig6_9SampledGaussianTo2D() (*Figure, error) {
 		Caption: "One dimensional Gaussian mapped to two dimensions. (The draft repeats Fig 6.6's caption here; shown: the density network's sample-based approximation (§6.3.1), 20 samples x̂ₛ ~ N(0, 1) mapped through the Fig 6.6 map, each the centre of a Gaussian of weight 1/20, beside the exact density.)",
 		Data:    "synthetic", Panels: []*plot.Plot{exact, approx},
 		Width: 22 * vg.Centimeter, Height: 10 * vg.Centimeter,
+		Status: Editorial,
+		Why:    "The draft's Fig 6.9 has no figure of its own: its caption duplicates Fig 6.6's. What is drawn is our reading of what the density-network section (§6.3.1) needs there — the sample-based approximation to the Fig 6.6 density — not a reproduction of a figure of the book.",
 	}, nil
 }
 

@@ -37,6 +37,9 @@ type colourBar struct {
 	Format         string
 	// Map colours t ∈ [0, 1] (bottom to top); nil means jet.
 	Map func(t float64) color.Color
+	// Label, if set, writes the label of tick v instead of Format (e.g.
+	// 10^v for a bar on a log scale).
+	Label func(v float64) string
 }
 
 func (b colourBar) Plot(c draw.Canvas, plt *plot.Plot) {
@@ -56,7 +59,11 @@ func (b colourBar) Plot(c draw.Canvas, plt *plot.Plot) {
 	for _, t := range b.Ticks {
 		y := b.Y0 + (b.Y1-b.Y0)*(t-b.Min)/(b.Max-b.Min)
 		c.StrokeLine2(draw.LineStyle{Color: color.Black, Width: vg.Points(0.5)}, tx(b.X1), ty(y), tx(b.X1)+vg.Points(3), ty(y))
-		c.FillText(sty, vg.Point{X: tx(b.X1) + vg.Points(4), Y: ty(y)}, fmt.Sprintf(b.Format, t))
+		lab := fmt.Sprintf(b.Format, t)
+		if b.Label != nil {
+			lab = b.Label(t)
+		}
+		c.FillText(sty, vg.Point{X: tx(b.X1) + vg.Points(4), Y: ty(y)}, lab)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -45,6 +46,13 @@ const (
 	// Editorial: the draft has only a placeholder for this figure; ours
 	// fills it in; Why says what the draft has.
 	Editorial Status = "editorial"
+	// Consistent: a figure whose book numbers depend on random draws the
+	// draft does not record (initial weights, sampled latent points,
+	// random basis centres) and are checked over seeds: every book value
+	// lies inside our range over the seeds and the book's ordering holds on
+	// our medians (SeedRange and Ordering numbers). Weaker than Reproduced,
+	// which needs sharp agreement; the report counts them apart.
+	Consistent Status = "consistent"
 	// Differs: at least one number disagrees with the book (or with its
 	// independent reference value); Why says why.
 	Differs Status = "differs"
@@ -80,6 +88,12 @@ const (
 // not print, an independent reference value (Ref, with Source
 // FromReference). Cite says where the book prints it or how the reference
 // was computed.
+//
+// Kind says what kind of check a book number is: a sharp one (KindSharp,
+// |Ours − Book| ≤ Tol), a seed range (KindSeedRange: Ours is the median
+// over Seeds random seeds, Lo and Hi the smallest and largest value, and
+// it agrees when Lo ≤ Book ≤ Hi) or an ordering (KindOrdering: Ours is 1
+// when the ordering the book's numbers show holds on our medians, else 0).
 type Number struct {
 	Name   string
 	Book   float64 // printed in the draft; NaN if the draft prints none
@@ -88,7 +102,27 @@ type Number struct {
 	Tol    float64
 	Source Source
 	Cite   string
+
+	Kind   NumberKind
+	Lo, Hi float64 // KindSeedRange: our range over the seeds
+	Seeds  int     // KindSeedRange: how many seeds
 }
+
+// NumberKind is the kind of check a Number makes.
+type NumberKind string
+
+const (
+	// KindSharp: agreement within Tol (the zero value).
+	KindSharp NumberKind = ""
+	// KindSeedRange: the book's value inside our range over seeds.
+	KindSeedRange NumberKind = "seed-range"
+	// KindOrdering: the book's ordering holds on our medians over seeds.
+	KindOrdering NumberKind = "ordering"
+)
+
+// IsSeedCheck reports whether n is a seed-range or ordering check, the
+// kind behind the Consistent status, counted apart from sharp agreement.
+func (n Number) IsSeedCheck() bool { return n.Kind == KindSeedRange || n.Kind == KindOrdering }
 
 // HasBook reports whether the number is compared with a value printed in
 // the draft. Only such numbers count as agreement with the book.
@@ -117,6 +151,9 @@ func (n Number) Agrees() bool {
 	if math.IsNaN(w) {
 		return true
 	}
+	if n.Kind == KindSeedRange {
+		return n.Lo <= w && w <= n.Hi
+	}
 	return math.Abs(n.Ours-w) <= n.Tol
 }
 
@@ -138,15 +175,23 @@ func (n Number) MarshalJSON() ([]byte, error) {
 	case n.HasReference():
 		ref = f(n.Ref)
 	}
+	var lo, hi, seeds any
+	if n.Kind == KindSeedRange {
+		lo, hi, seeds = f(n.Lo), f(n.Hi), n.Seeds
+	}
 	return json.Marshal(struct {
-		Name      string `json:"name"`
-		Source    Source `json:"source"`
-		Cite      string `json:"cite,omitempty"`
-		Book      any    `json:"book"`
-		Reference any    `json:"reference"`
-		Ours      any    `json:"ours"`
-		Tol       any    `json:"tol"`
-	}{n.Name, n.Source, n.Cite, book, ref, f(n.Ours), f(n.Tol)})
+		Name      string     `json:"name"`
+		Source    Source     `json:"source"`
+		Cite      string     `json:"cite,omitempty"`
+		Kind      NumberKind `json:"kind,omitempty"`
+		Book      any        `json:"book"`
+		Reference any        `json:"reference"`
+		Ours      any        `json:"ours"`
+		Tol       any        `json:"tol"`
+		Lo        any        `json:"lo,omitempty"`
+		Hi        any        `json:"hi,omitempty"`
+		Seeds     any        `json:"seeds,omitempty"`
+	}{n.Name, n.Source, n.Cite, n.Kind, book, ref, f(n.Ours), f(n.Tol), lo, hi, seeds})
 }
 
 // Book is a number printed in the draft: name, the book's value, ours, the
@@ -154,6 +199,36 @@ func (n Number) MarshalJSON() ([]byte, error) {
 // "§3.2", "eq. (2.4)").
 func Book(name string, book, ours, tol float64, where string) Number {
 	return Number{Name: name, Book: book, Ref: math.NaN(), Ours: ours, Tol: tol, Source: FromBook, Cite: where}
+}
+
+// SeedRange is a book number that depends on random draws the draft does
+// not record, checked over seeds: Ours is the median of vals (one value
+// per seed), Lo and Hi their range, and it agrees when the book's value
+// lies in [Lo, Hi]. It has no tolerance: the check is exactly as wide as
+// the spread over the seeds.
+func SeedRange(name string, book float64, vals []float64, where string) Number {
+	if len(vals) == 0 {
+		panic("figures: SeedRange without values")
+	}
+	s := append([]float64(nil), vals...)
+	sort.Float64s(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return Number{Name: name, Book: book, Ref: math.NaN(), Ours: med, Tol: math.NaN(), Source: FromBook, Cite: where,
+		Kind: KindSeedRange, Lo: s[0], Hi: s[len(s)-1], Seeds: len(s)}
+}
+
+// Ordering is the check that the ordering the book's numbers show (named
+// in name, e.g. "74 > 44 > 11") holds on our medians over seeds: Book is 1
+// and Ours is 1 if it holds, 0 if not.
+func Ordering(name string, holds bool, where string) Number {
+	ours := 0.0
+	if holds {
+		ours = 1
+	}
+	return Number{Name: name, Book: 1, Ref: math.NaN(), Ours: ours, Tol: 0, Source: FromBook, Cite: where, Kind: KindOrdering}
 }
 
 // Ref is a number the draft does not print, checked against a value
@@ -200,16 +275,22 @@ type Figure struct {
 }
 
 // Resolve returns the figure's status: Status if set; else Differs when
-// any number disagrees with its book or reference value; else Added for a
-// figure beyond the book and Reproduced for a book figure.
+// any number disagrees with its book or reference value; else Consistent
+// when a book number is checked over seeds (SeedRange, Ordering); else
+// Added for a figure beyond the book and Reproduced for a book figure.
 func (f *Figure) Resolve() Status {
 	if f.Status != "" {
 		return f.Status
 	}
+	seeds := false
 	for _, n := range f.Numbers {
 		if !n.Agrees() {
 			return Differs
 		}
+		seeds = seeds || (n.IsSeedCheck() && n.HasBook())
+	}
+	if seeds {
+		return Consistent
 	}
 	if IsAdded(f.ID) {
 		return Added

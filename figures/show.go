@@ -97,11 +97,22 @@ func captionHTML(f *Figure) string {
 				ref = fmt.Sprintf(`<span title="%s">%s</span>`, html.EscapeString(n.Cite), FormatValue(n.Want()))
 				mark = "✓ reference"
 			}
+			ours := FormatValue(n.Ours)
+			switch {
+			case n.Kind == KindSeedRange && n.HasBook():
+				ours = fmt.Sprintf("median %s, range %s–%s (%d seeds)", FormatValue(n.Ours), FormatValue(n.Lo), FormatValue(n.Hi), n.Seeds)
+				mark = "✓ book in seed range"
+			case n.Kind == KindOrdering && n.HasBook():
+				book, ours, mark = "ordering <small>("+html.EscapeString(n.Cite)+")</small>", "holds", "✓ ordering"
+				if !n.Agrees() {
+					ours = "fails"
+				}
+			}
 			if !n.Agrees() {
 				mark = "✗ " + strings.TrimPrefix(mark, "✓ ")
 			}
 			fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
-				html.EscapeString(n.Name), FormatValue(n.Ours), book, ref, mark)
+				html.EscapeString(n.Name), ours, book, ref, mark)
 		}
 		b.WriteString("</table>")
 	}

@@ -101,7 +101,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "render:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("render: %s (%.0fs)\n", figures.Summary(rows), time.Since(start).Seconds())
+	fmt.Printf("render: %s (%.0fs)\n", figures.Headline(rows), time.Since(start).Seconds())
 }
 
 // missingFileRe finds the file named in a datasets.ErrNotAvailable error.
