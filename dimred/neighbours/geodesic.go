@@ -31,6 +31,7 @@ import (
 // negative one an error wrapping ErrNotDistance, and a graph of no points
 // one wrapping ErrTooFewPoints; then the matrix is nil.
 func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
+	g.Check()
 	n := g.N
 	if n == 0 {
 		return nil, fmt.Errorf("%w: GeodesicDistances of a graph with no points", ErrTooFewPoints)

@@ -400,6 +400,7 @@ func (s Search) EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 // see Undirected): label[i] ∈ [0, count), components numbered in order of
 // their smallest point.
 func ConnectedComponents(g *linalg.CSR) (label []int, count int) {
+	g.Check()
 	g = Undirected(g)
 	n := g.N
 	label = make([]int, n)
