@@ -193,3 +193,40 @@ func TestDRILLDocumentedErrors(t *testing.T) {
 	}
 	checkPackagePanic(t, "DRILL.Tol = −1", func() { (&DRILL{K: 5, Q: 2, Tol: -1}).Fit(Y) })
 }
+
+// DRILL has a Monitor like the package's other iterative methods (it had
+// none): it sees every sweep, and returning true stops the solver.
+func TestDRILLMonitor(t *testing.T) {
+	var sweeps []int
+	d := &DRILL{K: 5, Q: 2, Monitor: func(iter int, change float64) bool {
+		sweeps = append(sweeps, iter)
+		return false
+	}}
+	if err := d.Fit(conformanceData()); err != nil {
+		t.Fatal(err)
+	}
+	if len(sweeps) == 0 || sweeps[0] != 1 || len(sweeps) != d.Iterations() {
+		t.Errorf("Monitor saw sweeps %v, Iterations() = %d", sweeps, d.Iterations())
+	}
+}
+
+// MVU implements SpectralModel (the package doc said so; it had no
+// Implied): its implied covariance is the learnt kernel.
+func TestMVUImplied(t *testing.T) {
+	var m SpectralModel = &MVU{Q: 2, K: 5}
+	if err := m.Fit(conformanceData()); err != nil {
+		t.Fatal(err)
+	}
+	C := m.Implied().Covariance
+	if C == nil || C.SymmetricDim() != 40 {
+		t.Fatal("MVU.Implied has no 40×40 covariance")
+	}
+	vals := m.EigenvaluesTo(nil)
+	tr := 0.0
+	for _, v := range vals {
+		tr += v
+	}
+	if got := mat.Trace(C); math.Abs(got-tr) > 1e-9*math.Abs(tr) {
+		t.Errorf("tr K = %v, Σλ = %v", got, tr)
+	}
+}

@@ -52,6 +52,11 @@ type DRILL struct {
 
 	MaxIter int     // glasso sweeps; 0 means 3000
 	Tol     float64 // glasso stopping rule (mean |ΔW| relative to mean |S_ij|); 0 means 1e-4
+	// Monitor sees each glasso sweep and its stopping quantity, the mean
+	// |ΔW| of the sweep (not a likelihood); returning true stops the
+	// solver with its current W, or, before the first positive definite
+	// iterate, with ErrSingular as for too small a MaxIter.
+	Monitor func(iter int, change float64) bool
 
 	start *mat.SymDense // warm start (DRILLPath)
 
@@ -154,7 +159,7 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	if maxIter == 0 {
 		maxIter = 3000
 	}
-	set := &glasso.Settings{Tol: d.Tol, MaxIter: maxIter, PenaliseDiagonal: true}
+	set := &glasso.Settings{Tol: d.Tol, MaxIter: maxIter, PenaliseDiagonal: true, Monitor: d.Monitor}
 	if d.start != nil {
 		set.Start = d.start
 	}

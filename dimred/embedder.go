@@ -42,9 +42,12 @@ type Projector interface {
 	ProjectTo(dst *mat.Dense, Ynew mat.Matrix)
 }
 
-// discardOnError is the one failed-fit rule of every Fit in the package
-// (DESIGN: a failed Fit leaves the model unfitted). Deferred as the first
-// statement of Fit,
+// discardOnError implements the failed-fit rule (DESIGN, the package doc:
+// a failed Fit leaves the model unfitted) for the Fits whose fitted state
+// is one field; the Fits with several (LaplacianEigenmaps, LLE, Isomap,
+// MVU, MEU, AcyclicLLE, DRILL) clear them all at the top of Fit instead.
+// dimredtest's FailedRefitUnfits checks the behaviour for every method.
+// Deferred as the first statement of Fit,
 //
 //	func (m *T) Fit(Y mat.Matrix) (err error) {
 //		defer discardOnError(&err, &m.fitted)

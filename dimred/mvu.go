@@ -404,6 +404,15 @@ func (m *MVU) KernelTo(dst *mat.SymDense) {
 	dst.CopySym(m.kern)
 }
 
+// Implied returns the learnt kernel K as the implied covariance
+// (SpectralModel): MVU is kernel PCA on the K its semidefinite programme
+// learns, and EigenvaluesTo returns K's eigenvalues.
+func (m *MVU) Implied() ImpliedMatrix {
+	var K mat.SymDense
+	m.KernelTo(&K)
+	return ImpliedMatrix{Covariance: &K}
+}
+
 // Graph returns a copy of the neighbourhood graph of the fit: a symmetric
 // CSR whose entries are the Euclidean distances ‖y_i − y_j‖ of the joined
 // points.

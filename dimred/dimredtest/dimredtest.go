@@ -217,6 +217,8 @@ func (s suite) embedderChecks() []check {
 		{"ImpossibleSettings", s.impossibleSettings},
 		{"Overflow", s.overflow},
 		{"DstRule", s.dstRule},
+		{"Eigenvalues", s.eigenvalues},
+		{"Monitor", s.monitor},
 		{"ExtractorDst", s.extractorDst},
 		{"NoColumns", s.noColumns},
 		{"FewPoints", s.fewPoints},
@@ -773,6 +775,63 @@ func (s suite) dstRule(t *testing.T) {
 		l.LoadingsTo(&W)
 		r, q := W.Dims()
 		checkShapePanic(t, "LoadingsTo with a dst of another shape", func() { l.LoadingsTo(mat.NewDense(r+1, q, nil)) })
+	}
+}
+
+// EigenvaluesTo, where the model has it, follows the package's one rule:
+// at least the q values behind X's columns, read from the end the
+// embedding uses — so in one order, descending or ascending — and finite.
+func (s suite) eigenvalues(t *testing.T) {
+	type eigenvaluer interface{ EigenvaluesTo([]float64) []float64 }
+	m := s.fitted(t, trainData())
+	e, ok := m.(eigenvaluer)
+	if !ok {
+		t.Skip("no EigenvaluesTo")
+	}
+	v := e.EigenvaluesTo(nil)
+	if len(v) < s.o.Q {
+		t.Fatalf("EigenvaluesTo gave %d values, want at least q = %d", len(v), s.o.Q)
+	}
+	up, down := true, true
+	for i := 1; i < len(v); i++ {
+		up = up && v[i] >= v[i-1]
+		down = down && v[i] <= v[i-1]
+	}
+	if !up && !down {
+		t.Errorf("EigenvaluesTo is neither ascending nor descending: %v", v)
+	}
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			t.Errorf("EigenvaluesTo[%d] = %v", i, x)
+		}
+	}
+}
+
+// A Monitor field, where the model has one, has the package's type
+// func(iter int, objective float64) bool and, when it returns false,
+// leaves the fit bit-identical to one without it.
+func (s suite) monitor(t *testing.T) {
+	m := s.newModel()
+	f := field(m, "Monitor")
+	if !f.IsValid() {
+		t.Skip("no Monitor field")
+	}
+	calls := 0
+	mon := func(iter int, objective float64) bool { calls++; return false }
+	if f.Type() != reflect.TypeOf(mon) {
+		t.Fatalf("Monitor has type %v, want %T", f.Type(), mon)
+	}
+	f.Set(reflect.ValueOf(mon))
+	if err := m.Fit(trainData()); err != nil && !errors.Is(err, dimred.ErrNotConverged) {
+		t.Fatal(err)
+	}
+	if calls == 0 {
+		// A closed-form path (PPCA's default) has no iterations to show.
+		t.Log("Fit did not call Monitor (a non-iterative path)")
+	}
+	X0 := latent(s.fitted(t, trainData()))
+	if X := latent(m); !mat.Equal(X, X0) {
+		t.Errorf("a Monitor returning false changed the fit (max |ΔX| = %.3g)", maxAbsDiff(X, X0))
 	}
 }
 
