@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -141,7 +140,10 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 		maxG = maxEntry(G)
 	} else {
 		land := rng.New(m.Src).Perm(n)[:m.Landmarks]
-		L := geodesicsFrom(g, land)
+		L, err := neighbours.GeodesicDistancesFrom(g, land)
+		if err != nil {
+			return err
+		}
 		mm := len(land)
 		Delta := mat.NewSymDense(mm, nil)
 		for a := 0; a < mm; a++ {
@@ -352,59 +354,6 @@ func (m *Isomap) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	if m.sc != 1 {
 		dst.Scale(m.sc, dst)
 	}
-}
-
-// geodesicsFrom returns the m×n shortest-path distances from the sources
-// through the symmetric graph g (connected), one Dijkstra per source,
-// sources spread over the cores.
-func geodesicsFrom(g *linalg.CSR, src []int) *mat.Dense {
-	n := g.N
-	out := mat.NewDense(len(src), n, nil)
-	parallel.For(len(src), 1, func(lo, hi int) {
-		h := &distHeap{}
-		for s := lo; s < hi; s++ {
-			dist := out.RawRowView(s)
-			for i := range dist {
-				dist[i] = math.Inf(1)
-			}
-			dist[src[s]] = 0
-			h.items = h.items[:0]
-			heap.Push(h, distItem{src[s], 0})
-			for h.Len() > 0 {
-				it := heap.Pop(h).(distItem)
-				if it.d > dist[it.i] {
-					continue
-				}
-				cols, vals := g.Row(it.i)
-				for t, j := range cols {
-					if nd := it.d + vals[t]; nd < dist[j] {
-						dist[j] = nd
-						heap.Push(h, distItem{j, nd})
-					}
-				}
-			}
-		}
-	})
-	return out
-}
-
-type distItem struct {
-	i int
-	d float64
-}
-
-// distHeap is a binary min-heap of tentative distances with lazy
-// deletion (stale entries are skipped when popped).
-type distHeap struct{ items []distItem }
-
-func (h *distHeap) Len() int           { return len(h.items) }
-func (h *distHeap) Less(a, b int) bool { return h.items[a].d < h.items[b].d }
-func (h *distHeap) Swap(a, b int)      { h.items[a], h.items[b] = h.items[b], h.items[a] }
-func (h *distHeap) Push(x any)         { h.items = append(h.items, x.(distItem)) }
-func (h *distHeap) Pop() any {
-	it := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return it
 }
 
 // maxEntry is the largest entry of the symmetric a.
