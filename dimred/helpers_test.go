@@ -3,7 +3,6 @@ package dimred
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -72,9 +71,4 @@ func checkPackagePanic(t *testing.T, what string, f func()) {
 	case strings.Count(msg, "dimred:") > 1:
 		t.Errorf("%s: panic %q repeats the \"dimred:\" prefix", what, msg)
 	}
-}
-
-// setQ sets the model's Q field (every method has one) by reflection.
-func setQ(m Embedder, q int) {
-	reflect.ValueOf(m).Elem().FieldByName("Q").SetInt(int64(q))
 }

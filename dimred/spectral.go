@@ -230,7 +230,7 @@ func noColumns(name string) string {
 	return fmt.Sprintf("dimred: %s: Y has no columns (p = 0)", name)
 }
 
-// nontrivialTo copies columns 1..q of vecs (dropping the trivial column 0),
+// nontrivial copies columns 1..q of vecs (dropping the trivial column 0),
 // each scaled by s[c] (or by the scalar sc when s is nil), into a new n×q.
 func nontrivial(vecs *mat.Dense, q int, sc float64) *mat.Dense {
 	n, _ := vecs.Dims()

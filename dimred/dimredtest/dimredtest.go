@@ -340,7 +340,7 @@ func hasNaNInf(X mat.Matrix) error {
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
 			if v := X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("X[%d,%d] = %v", i, j, v)
+				return fmt.Errorf("non-finite latent position X[%d,%d] = %v", i, j, v)
 			}
 		}
 	}
