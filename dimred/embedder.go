@@ -31,7 +31,11 @@ type Projector interface {
 	// Ynew. An empty dst is resized; a dst of another shape panics with
 	// mat.ErrShape, as does Ynew with another number of columns than the
 	// training data. Using an unfitted model panics. Projecting the training
-	// rows gives LatentTo's positions (to rounding).
+	// rows gives LatentTo's positions: to rounding where the out-of-sample
+	// map is exact at the training points (the linear models, classical
+	// MDS, kernel PCA, LLE, Isomap, GTM, DensityNetwork), approximately for
+	// LaplacianEigenmaps' Nyström extension and GPLVM's per-point
+	// optimisation, whose docs say how closely (dimredtest's ProjTol).
 	//
 	// NaN in Ynew — one rule for every Projector: ProjectTo has no error to
 	// return, so a NaN or Inf entry panics with a "dimred: ..." message
