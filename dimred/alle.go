@@ -76,6 +76,7 @@ var _ Embedder = (*AcyclicLLE)(nil)
 // permutation of 0…n−1.
 func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	a.x = nil
+	checkSettings("AcyclicLLE", a)
 	n, p := Y.Dims()
 	if n < 3 {
 		return fmt.Errorf("%w: AcyclicLLE needs at least 3 points, have %d", ErrTooFewPoints, n)
@@ -88,8 +89,8 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	if p == 0 {
 		panic(noColumns("AcyclicLLE"))
 	}
-	if q < 1 || q > n-1 {
-		panic(fmt.Sprintf("dimred: AcyclicLLE.Q = %d outside [1, %d] (Q must be set)", q, n-1))
+	if err := checkQ("AcyclicLLE", q, n, q+1); err != nil {
+		return err
 	}
 	order := make([]int, n)
 	if a.Order == nil {

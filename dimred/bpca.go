@@ -98,6 +98,7 @@ type BayesianPCA struct {
 // unfitted, discarding an earlier fit: later use panics.
 func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
+	checkSettings("BayesianPCA", m)
 	n, p := Y.Dims()
 	q, err := m.latentDim(n, p)
 	if err != nil {

@@ -193,6 +193,7 @@ func (d *dnProblem) eval(grad, theta []float64) float64 {
 // unfitted, discarding an earlier fit: later use panics.
 func (m *DensityNetwork) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.prob)
+	checkSettings("DensityNetwork", m)
 	m.prob = nil
 	q, ms, h, alpha := m.Q, m.Samples, m.Hidden, m.Alpha
 	if ms == 0 {

@@ -118,8 +118,12 @@ func (f *FeatureSelection) Fit(Y mat.Matrix) (err error) {
 	if n < 2 {
 		return fmt.Errorf("%w: FeatureSelection needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
 	}
+	checkSettings("FeatureSelection", f)
 	if f.Q < 1 || f.Q > p {
 		panic(fmt.Sprintf("dimred: FeatureSelection Q = %d outside [1, p = %d]", f.Q, p))
+	}
+	if err := checkQ("FeatureSelection", f.Q, n, f.Q+1); err != nil {
+		return err
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
@@ -263,8 +267,12 @@ func (f *FeatureExtraction) Fit(Y mat.Matrix) (err error) {
 	if n < 2 {
 		return fmt.Errorf("%w: FeatureExtraction needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
 	}
+	checkSettings("FeatureExtraction", f)
 	if f.Q < 1 || f.Q > p {
 		panic(fmt.Sprintf("dimred: FeatureExtraction Q = %d outside [1, p = %d]", f.Q, p))
+	}
+	if err := checkQ("FeatureExtraction", f.Q, n, f.Q+1); err != nil {
+		return err
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
@@ -420,8 +428,9 @@ func (f *PrincipalCoordinates) Fit(Y mat.Matrix) (err error) {
 	if n < 2 {
 		return fmt.Errorf("%w: PrincipalCoordinates needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
 	}
-	if f.Q < 1 || f.Q >= n {
-		panic(fmt.Sprintf("dimred: PrincipalCoordinates Q = %d outside [1, n−1 = %d]", f.Q, n-1))
+	checkSettings("PrincipalCoordinates", f)
+	if err := checkQ("PrincipalCoordinates", f.Q, n, f.Q+1); err != nil {
+		return err
 	}
 	if p == 0 {
 		panic(noColumns("PrincipalCoordinates"))

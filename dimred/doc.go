@@ -75,27 +75,93 @@
 // nil means a fixed, documented seed, so every result is reproducible.
 // Eigenvectors have a fixed sign: the entry of largest magnitude is positive.
 //
-// The same name means the same thing in every method:
+// The same name means the same thing in every method. Each rule is
+// decided once here, and the public conformance suite dimredtest checks
+// every method against the ones that can be checked from outside:
 //
 //   - Q is the latent dimension q and must be set: a zero (or negative) Q
 //     is a programmer error and Fit panics. The one exception is
 //     BayesianPCA, whose Q is only an upper bound that automatic relevance
 //     determination prunes; its zero value means the largest useful bound.
+//     A Q too large for the number of points n is a property of the data
+//     size, as for K below: an error wrapping [ErrTooFewPoints] naming Q
+//     and n, from one check in every method. Most methods need n > q (n
+//     points span at most n − 1 dimensions about their mean); KernelPCA
+//     and MVU, whose n×n kernel can have rank n, need n ≥ q; LLE, Isomap
+//     and LaplacianEigenmaps, which drop a trivial eigenvector, n ≥ q + 2.
+//     A Q too large for the number of features p, in the linear models
+//     that need q < p (or q ≤ p), panics: p is the caller's choice.
 //   - K is the neighbour count of the neighbourhood methods (LLE, Isomap,
 //     LaplacianEigenmaps, MVU, MEU, AcyclicLLE, DRILL): zero selects the
 //     method's default, a negative K panics, and a k ≥ n, default or
 //     explicit, is an error wrapping [ErrTooFewPoints] naming k and n —
-//     too large a k is a property of the data size, not of the code.
+//     too large a k is a property of the data size, not of the code. The
+//     default is 10 for LLE, Isomap and LaplacianEigenmaps, whose sparse
+//     eigenproblems cost little more with k, and 6 for MVU, MEU,
+//     AcyclicLLE and DRILL, where every edge is a constraint of a
+//     semidefinite programme or a free entry of a precision matrix, so
+//     that the cost and the risk of an infeasible or singular problem grow
+//     with k (MVU's SDP, DRILL's covariance selection).
+//   - Impossible settings are rejected, never reinterpreted as defaults:
+//     a NaN float64 setting or a negative int setting — of the model or of
+//     a settings struct it points to, such as Eigen — panics naming the
+//     field (one check at the top of every Fit); method-specific bounds
+//     (a positive length scale, Landmarks > q + 1, ...) panic likewise. A
+//     zero value means the documented default; a negative Tol, where the
+//     method allows it, runs MaxIter iterations.
+//   - Fit changes no exported field: settings are the caller's. A Kernel
+//     whose hyperparameters a fit optimises (GPLVM, GPLVMScore) is copied
+//     first (kernel.Clone); the fitted copy comes out through a getter
+//     (GPLVM.FittedKernel, GPLVMScoreResult.Params). A Src is drawn from,
+//     not replaced: two fits given equal sources agree bit for bit, and
+//     with a nil Src every fit does.
 //   - Method selects the algorithm (PCA.Method, PPCA.Method); Eigen
 //     (*linalg.EigenSettings, nil for defaults) tunes the eigensolver
-//     wherever one runs; MaxIter counts iterations.
+//     wherever the caller may want to (MEU, AcyclicLLE and DRILL run it
+//     with its defaults and have no Eigen field; MVU's kernel comes from
+//     its SDP); MaxIter counts iterations (EM steps, optimiser
+//     iterations, SDP iterations, glasso sweeps, power iterations).
+//   - Tol is the stopping tolerance of the method's iteration, zero meaning
+//     its default. For the likelihood fits driven by the package's one
+//     iteration loop (PPCA, FactorAnalysis, MixturePPCA, BayesianPCA, MEU,
+//     GPLVM, GPLVMScore) it is the gain of the objective per data point
+//     per iteration, in nats, below which the fit has converged (see
+//     iterate.go for why per point). The other iterations have their own
+//     natural quantity, named on the field: the change relative to |L| for
+//     GTM and DensityNetwork (whose L is also a sum over points; they are
+//     to move to the per-point rule), the sine of the subspace angle
+//     between power iterations for randomized PCA, the SDP's relative
+//     residuals and gap for MVU, the mean |ΔW| relative to mean |S_ij| for
+//     DRILL, and the relative residual ‖Av − λv‖ ≤ Tol·‖A‖ for
+//     linalg.EigenSettings.
+//   - Monitor has one Go type, func(iter int, objective float64) bool,
+//     on every iterative method (including DRILL): it sees the iteration
+//     and the quantity the method stops on — the objective for the
+//     likelihood fits, the duality gap for MVU, the mean |ΔW| of the sweep
+//     for DRILL — and returning true stops the fit.
 //   - Every …To extractor follows one dst rule: for a matrix, an empty dst
 //     is resized and a dst of another shape panics with mat.ErrShape; for a
 //     slice, a nil or empty dst is allocated and a dst of another length
 //     panics with mat.ErrShape. Float64 slices come out only through
 //     …To(dst).
 //   - LoadingsTo is the p×q matrix of principal directions (or W) wherever
-//     the method has one; EigenvaluesTo the leading eigenvalues.
+//     the method has one. EigenvaluesTo returns eigenvalues of the matrix
+//     the method decomposes, read from the end the embedding uses, so that
+//     the first values are those behind X's columns: descending for the
+//     methods that embed from the top of a covariance, Gram or kernel
+//     matrix (PCA, FeatureExtraction, PrincipalCoordinates, ClassicalMDS,
+//     KernelPCA, Isomap, MVU, MEU, AcyclicLLE, DRILL), ascending for those
+//     that embed from the bottom of a Laplacian or precision (LLE,
+//     LaplacianEigenmaps), whose first value is the trivial eigenvalue 0
+//     that the embedding discards. The length is q (q + 1 with the trivial
+//     value) unless the method has the whole spectrum at no extra cost —
+//     MVU's n eigenvalues of its learnt kernel, and every eigenvalue with
+//     FullSpectrum (ClassicalMDS, Isomap); len tells.
+//   - Failed fits: see "Errors and panics" below — one rule for every Fit,
+//     implemented by discardOnError or by a reset at the top of Fit.
+//   - No global state: importing a dimred package changes nothing outside
+//     it. dimred's own large products call its fast BLAS directly;
+//     linalg.UseFastBLAS installs that BLAS for the whole program.
 //
 // # Errors and panics
 //

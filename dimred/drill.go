@@ -105,13 +105,25 @@ type DRILLKKT struct {
 
 // Fit solves the (restricted) graphical lasso for the rows of Y (n×p, not
 // modified) and computes the embedding. It returns an error wrapping
-// ErrNaN for non-finite data, ErrTooFewPoints for n < 3 or (without
-// AllPairs) k ≥ n, ErrSingular when no positive definite solution exists
-// (ρ = 0 with AllPairs, or duplicate neighbouring points with ρ = 0), or
-// ErrNotConverged (the model is then fitted with the last sweep). It
-// panics for K < 0, q ∉ [1, n−1] or ρ < 0.
+// ErrNaN for non-finite data, ErrTooFewPoints for n < 3, n ≤ Q or (without
+// AllPairs) k ≥ n, ErrSingular when no positive definite solution exists,
+// or ErrNotConverged (the model is then fitted with the last sweep).
+//
+// With ρ = 0 a solution — a positive definite W equal to S on the graph
+// and the diagonal — exists only when the p features are enough for the
+// graph: with probability one when p exceeds the largest clique of a
+// chordal cover of the graph, its treewidth (Uhler 2012, "Geometry of
+// maximum likelihood estimation in Gaussian graphical models"). A kNN
+// graph on few features usually has no solution, whatever k — ErrSingular
+// on ordinary distinct data (measured on 40×5 data: k = 3, 4, 6, 8 have
+// none, k = 5 has one) — and with AllPairs never (S has rank ≤ p); use
+// ρ > 0. The solver reaches the first positive definite iterate through a
+// homotopy on a diagonal shift; a MaxIter that ends before it leaves no
+// usable iterate and is ErrSingular naming MaxIter, not ErrNotConverged.
+// It panics for K < 0, Q < 1, ρ < 0 or a negative Tol.
 func (d *DRILL) Fit(Y mat.Matrix) error {
 	d.x = nil
+	checkSettings("DRILL", d)
 	n, p := Y.Dims()
 	if n < 3 {
 		return fmt.Errorf("%w: DRILL needs at least 3 points, have %d", ErrTooFewPoints, n)
@@ -126,8 +138,11 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	if p == 0 {
 		panic(noColumns("DRILL"))
 	}
-	if q < 1 || q > n-1 {
-		panic(fmt.Sprintf("dimred: DRILL.Q = %d outside [1, %d] (Q must be set)", q, n-1))
+	if err := checkQ("DRILL", q, n, q+1); err != nil {
+		return err
+	}
+	if d.Tol < 0 {
+		panic(fmt.Sprintf("dimred: DRILL.Tol = %v must not be negative (0 means 1e-4)", d.Tol))
 	}
 	if !(d.Rho >= 0) || math.IsInf(d.Rho, 0) {
 		panic(fmt.Sprintf("dimred: DRILL.Rho = %v must be non-negative and finite", d.Rho))
@@ -172,6 +187,9 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	case errors.Is(gerr, glasso.ErrNotConverged) && res != nil:
 		retErr = fmt.Errorf("%w: DRILL: %v", ErrNotConverged, gerr)
 	case errors.Is(gerr, glasso.ErrNotPositiveDefinite):
+		if d.Rho == 0 {
+			return fmt.Errorf("%w: DRILL: %v (with ρ = 0 a solution needs more features than the graph's treewidth; set Rho > 0)", ErrSingular, gerr)
+		}
 		return fmt.Errorf("%w: DRILL: %v", ErrSingular, gerr)
 	case errors.Is(gerr, glasso.ErrNaN):
 		return fmt.Errorf("%w: DRILL: %v", ErrNaN, gerr)
@@ -179,7 +197,7 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 		// ErrNotConverged without an iterate (no positive definite Θ
 		// yet): nothing usable to keep, so not the package's
 		// ErrNotConverged (whose fits are usable) but a numerical failure.
-		return fmt.Errorf("%w: DRILL: no usable iterate: %v", ErrSingular, gerr)
+		return fmt.Errorf("%w: DRILL: no usable iterate after MaxIter = %d sweeps (raise MaxIter): %v", ErrSingular, maxIter, gerr)
 	}
 	x, vals, err := covarianceEmbedding(res.W, q)
 	if err != nil {

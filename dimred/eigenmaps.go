@@ -148,6 +148,7 @@ type LaplacianEigenmaps struct {
 // unfitted.
 func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	m.reset()
+	checkSettings("LaplacianEigenmaps", m)
 	// Settings: zero means the default; anything else out of range is a
 	// programmer error (T = −1 or NaN used to fall back to the default).
 	if m.T < 0 || math.IsNaN(m.T) {

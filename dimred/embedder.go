@@ -31,7 +31,11 @@ type Projector interface {
 	// Ynew. An empty dst is resized; a dst of another shape panics with
 	// mat.ErrShape, as does Ynew with another number of columns than the
 	// training data. Using an unfitted model panics. Projecting the training
-	// rows gives LatentTo's positions (to rounding).
+	// rows gives LatentTo's positions: to rounding where the out-of-sample
+	// map is exact at the training points (the linear models, classical
+	// MDS, kernel PCA, LLE, Isomap, GTM, DensityNetwork), approximately for
+	// LaplacianEigenmaps' Nyström extension and GPLVM's per-point
+	// optimisation, whose docs say how closely (dimredtest's ProjTol).
 	//
 	// NaN in Ynew — one rule for every Projector: ProjectTo has no error to
 	// return, so a NaN or Inf entry panics with a "dimred: ..." message
@@ -42,9 +46,12 @@ type Projector interface {
 	ProjectTo(dst *mat.Dense, Ynew mat.Matrix)
 }
 
-// discardOnError is the one failed-fit rule of every Fit in the package
-// (DESIGN: a failed Fit leaves the model unfitted). Deferred as the first
-// statement of Fit,
+// discardOnError implements the failed-fit rule (DESIGN, the package doc:
+// a failed Fit leaves the model unfitted) for the Fits whose fitted state
+// is one field; the Fits with several (LaplacianEigenmaps, LLE, Isomap,
+// MVU, MEU, AcyclicLLE, DRILL) clear them all at the top of Fit instead.
+// dimredtest's FailedRefitUnfits checks the behaviour for every method.
+// Deferred as the first statement of Fit,
 //
 //	func (m *T) Fit(Y mat.Matrix) (err error) {
 //		defer discardOnError(&err, &m.fitted)

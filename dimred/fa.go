@@ -62,6 +62,7 @@ type FactorAnalysis struct {
 // unfitted, discarding an earlier fit: later use panics.
 func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
+	checkSettings("FactorAnalysis", m)
 	n, p := Y.Dims()
 	q := m.Q
 	if err := checkLatentDim("FactorAnalysis", q, n, p); err != nil {

@@ -55,8 +55,9 @@ import (
 type GPLVM struct {
 	Q int // q, latent dimension, 1 ≤ q < p
 	// Kernel is the covariance function k(x, x'; θ) of the mapping, with
-	// its starting hyperparameters (Fit updates the kernel in place and
-	// LogLikelihood, LatentTo and ProjectTo use the fitted values). nil
+	// its starting hyperparameters. Fit optimises a copy (kernel.Clone)
+	// and leaves Kernel as it was; FittedKernel returns the fitted copy,
+	// which LogLikelihood, LatentTo and ProjectTo use. nil
 	// means kernel.Sum{&GradRBF{σ², 1}, &Bias{σ²/10}} with σ² the mean
 	// variance of Y's columns, GPmat's fgplvm default less its white term,
 	// which is NoiseVariance here.
@@ -142,6 +143,7 @@ const gplvmDefaultMaxIter = 1000
 // unless 1 ≤ Q < p, and when Inducing > n.
 func (m *GPLVM) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.fit)
+	checkSettings("GPLVM", m)
 	n, p := Y.Dims()
 	q := m.Q
 	if err := checkLatentDim("GPLVM", q, n, p); err != nil {
@@ -200,7 +202,9 @@ func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
 		}
 	}
 
-	f.kern = m.Kernel
+	// Fit optimises a copy: the caller's Kernel keeps its starting
+	// hyperparameters, so a refit starts where the first fit did.
+	f.kern = kernel.Clone(m.Kernel)
 	if f.kern == nil {
 		f.kern = kernel.Sum{&kernel.GradRBF{Variance: meanVar, LengthScale: 1}, &kernel.Bias{Variance: meanVar / 10}}
 	}

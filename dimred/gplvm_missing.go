@@ -36,6 +36,7 @@ type missGroup struct {
 // Inducing > 0 (the sparse bound is for complete data). Otherwise it is Fit.
 func (m *GPLVM) FitMissing(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.fit)
+	checkSettings("GPLVM", m)
 	if m.Inducing != 0 {
 		panic("dimred: GPLVM.FitMissing: the sparse model (Inducing > 0) needs complete data")
 	}

@@ -56,7 +56,8 @@ import (
 // not rescaled.
 type GPLVMScore struct {
 	// Kernel, if non-nil, is the covariance function, with its starting
-	// hyperparameters; Score leaves it at the optimum. nil means the
+	// hyperparameters; Score optimises a copy and leaves Kernel as it was
+	// (the optimum is in the result's Params). nil means the
 	// paper's RBF + bias + white kernel with the reference's start.
 	Kernel kernel.ParamKernel
 	// MaxIter caps the L-BFGS iterations; 0 means 1000.
@@ -104,6 +105,7 @@ func DefaultScoreKernel() kernel.Sum {
 // or ErrNotConverged (with the result at the last iterate) when MaxIter is
 // reached.
 func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
+	checkSettings("GPLVMScore", s)
 	n, _ := X.Dims()
 	ny, p := Y.Dims()
 	if ny != n {
@@ -121,7 +123,9 @@ func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return nil, err
 	}
-	k := s.Kernel
+	// Score optimises a copy (kernel.Clone): the caller's Kernel keeps its
+	// starting hyperparameters, and the result's Params report the optimum.
+	k := kernel.Clone(s.Kernel)
 	own := k != nil
 	if !own {
 		k = DefaultScoreKernel()

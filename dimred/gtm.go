@@ -144,6 +144,7 @@ func (m *GTM) defaults() (q, g, M int, w, alpha float64) {
 // unfitted, discarding an earlier fit: later use panics.
 func (m *GTM) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
+	checkSettings("GTM", m)
 	m.w = nil
 	q, g, M, width, alpha := m.defaults()
 	n, p := Y.Dims()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/internal/errs"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -356,5 +357,21 @@ func TestPCATinyScale(t *testing.T) {
 		if math.Abs(mut[0]/s-mu[0]) > 1e-12*math.Abs(mu[0]) {
 			t.Errorf("method %d: μ₀ = %v·1e-200, want %v", method, mut[0]/s, mu[0])
 		}
+	}
+}
+
+// With an ε graph K is ignored (its doc), so a default K larger than n
+// must not reject a small data set: Laplacian eigenmaps of 5 points joined
+// by a large ε fits (it returned ErrTooFewPoints naming k = 10).
+func TestLaplacianEigenmapsEpsilonIgnoresK(t *testing.T) {
+	Y := mat.DenseCopyOf(conformanceData().Slice(0, 5, 0, 5))
+	m := &LaplacianEigenmaps{Q: 1, Epsilon: 1e3, T: 1e3}
+	if err := m.Fit(Y); err != nil {
+		t.Fatalf("Fit with ε = 1e3 on 5 points: %v", err)
+	}
+	var X mat.Dense
+	m.LatentTo(&X)
+	if e := errs.CheckFinite(&X, "X"); e != nil {
+		t.Error(e)
 	}
 }

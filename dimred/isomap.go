@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -97,6 +96,7 @@ type Isomap struct {
 // the model unfitted.
 func (m *Isomap) Fit(Y mat.Matrix) error {
 	m.reset()
+	checkSettings("Isomap", m)
 	n, _ := Y.Dims()
 	k, err := spectralK("Isomap", m.Q, m.K, n)
 	if err != nil {
@@ -126,6 +126,7 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 	}
 	mds := &ClassicalMDS{Q: m.Q, Plain: true, FullSpectrum: m.FullSpectrum, Eigen: m.Eigen}
 	X := mat.NewDense(n, m.Q, nil)
+	var maxG float64 // the largest geodesic entering B
 	if m.Landmarks == 0 {
 		G, err := neighbours.GeodesicDistances(g)
 		if err != nil {
@@ -136,9 +137,13 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 		}
 		mds.LatentTo(X)
 		m.geo = G
+		maxG = maxEntry(G)
 	} else {
 		land := rng.New(m.Src).Perm(n)[:m.Landmarks]
-		L := geodesicsFrom(g, land)
+		L, err := neighbours.GeodesicDistancesFrom(g, land)
+		if err != nil {
+			return err
+		}
 		mm := len(land)
 		Delta := mat.NewSymDense(mm, nil)
 		for a := 0; a < mm; a++ {
@@ -147,15 +152,41 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 				Delta.SetSym(a, b, v)
 			}
 		}
+		maxG = maxEntry(Delta)
 		if err := landmarkMDS(mds, Delta, L.T(), X); err != nil {
 			return errs.Wrap(err, "landmark Isomap")
 		}
 		m.lgeo, m.land = L, land
 	}
+	if err := isomapRange(mds, sc, maxG); err != nil {
+		return err
+	}
 	if sc != 1 {
 		X.Scale(sc, X)
 	}
 	m.y, m.k, m.graph, m.mds, m.x, m.sc = mat.DenseCopyOf(Y), k, g, mds, X, sc
+	return nil
+}
+
+// isomapRange reports ErrOverflow when B's eigenvalues, or B itself, in
+// the caller's units overflow float64: the model works on the data divided
+// by sc (linalg.UnitScale), and EigenvaluesTo and CentredKernel scale back
+// by sc², which for data ~1e300 gave +Inf eigenvalues and a +Inf B with no
+// error (ClassicalMDS reports ErrOverflow on the same data). maxG is the
+// largest geodesic (at the working scale) entering B; |B_ij| ≤ 2 max_ij
+// d_ij², so B is finite when 2(maxG·sc)² is.
+func isomapRange(mds *ClassicalMDS, sc, maxG float64) error {
+	if sc == 1 {
+		return nil
+	}
+	for j, v := range mds.EigenvaluesTo(nil) {
+		if math.IsInf(v*sc*sc, 0) {
+			return errs.Overflowf("Isomap eigenvalue λ_%d of B = −½HD_G²H is %.4g·%.4g², beyond float64", j+1, v, sc)
+		}
+	}
+	if g := maxG * sc; math.IsInf(2*g*g, 0) {
+		return errs.Overflowf("Isomap centred kernel B = −½HD_G²H: the largest geodesic distance %.4g·%.4g squared is beyond float64", maxG, sc)
+	}
 	return nil
 }
 
@@ -190,8 +221,16 @@ func (m *Isomap) EigenvaluesTo(dst []float64) []float64 {
 }
 
 // NegativeMass returns Σ|λ⁻| / Σ|λ| over the spectrum of B (see
-// ClassicalMDS.NegativeMass); NaN when only the top q were computed.
-func (m *Isomap) NegativeMass() float64 { m.mustFit(); return m.mds.NegativeMass() }
+// ClassicalMDS.NegativeMass). It needs the whole spectrum: it panics
+// unless the model was fitted with FullSpectrum (and without Landmarks,
+// whose B is the landmarks' own).
+func (m *Isomap) NegativeMass() float64 {
+	m.mustFit()
+	if !m.mds.all {
+		panic("dimred: Isomap.NegativeMass needs the whole spectrum: fit with FullSpectrum")
+	}
+	return m.mds.NegativeMass()
+}
 
 // Graph returns the neighbourhood graph with Euclidean edge lengths. It
 // is the model's own: do not modify it.
@@ -273,6 +312,13 @@ func (m *Isomap) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	}
 	var D mat.Dense
 	linalg.SquaredDistances(&D, Ynew, m.y)
+	for a := 0; a < r; a++ {
+		for j, v := range D.RawRowView(a) {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				panic(fmt.Sprintf("dimred: Isomap.ProjectTo: the squared distance of Ynew row %d to training point %d overflows (%v): Ynew is far outside the scale of the training data", a, j, v))
+			}
+		}
+	}
 	nref := len(m.land)
 	if m.geo != nil {
 		nref = m.geo.SymmetricDim()
@@ -310,55 +356,14 @@ func (m *Isomap) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	}
 }
 
-// geodesicsFrom returns the m×n shortest-path distances from the sources
-// through the symmetric graph g (connected), one Dijkstra per source,
-// sources spread over the cores.
-func geodesicsFrom(g *linalg.CSR, src []int) *mat.Dense {
-	n := g.N
-	out := mat.NewDense(len(src), n, nil)
-	parallel.For(len(src), 1, func(lo, hi int) {
-		h := &distHeap{}
-		for s := lo; s < hi; s++ {
-			dist := out.RawRowView(s)
-			for i := range dist {
-				dist[i] = math.Inf(1)
-			}
-			dist[src[s]] = 0
-			h.items = h.items[:0]
-			heap.Push(h, distItem{src[s], 0})
-			for h.Len() > 0 {
-				it := heap.Pop(h).(distItem)
-				if it.d > dist[it.i] {
-					continue
-				}
-				cols, vals := g.Row(it.i)
-				for t, j := range cols {
-					if nd := it.d + vals[t]; nd < dist[j] {
-						dist[j] = nd
-						heap.Push(h, distItem{j, nd})
-					}
-				}
-			}
+// maxEntry is the largest entry of the symmetric a.
+func maxEntry(a mat.Symmetric) float64 {
+	mx := 0.0
+	n := a.SymmetricDim()
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			mx = math.Max(mx, a.At(i, j))
 		}
-	})
-	return out
-}
-
-type distItem struct {
-	i int
-	d float64
-}
-
-// distHeap is a binary min-heap of tentative distances with lazy
-// deletion (stale entries are skipped when popped).
-type distHeap struct{ items []distItem }
-
-func (h *distHeap) Len() int           { return len(h.items) }
-func (h *distHeap) Less(a, b int) bool { return h.items[a].d < h.items[b].d }
-func (h *distHeap) Swap(a, b int)      { h.items[a], h.items[b] = h.items[b], h.items[a] }
-func (h *distHeap) Push(x any)         { h.items = append(h.items, x.(distItem)) }
-func (h *distHeap) Pop() any {
-	it := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return it
+	}
+	return mx
 }

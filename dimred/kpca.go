@@ -87,7 +87,9 @@ func (k *KernelPCA) Fit(Y mat.Matrix) (err error) {
 	if n < 2 {
 		return fmt.Errorf("%w: KernelPCA needs n ≥ 2 points, have %d", ErrTooFewPoints, n)
 	}
-	k.checkQ(n)
+	if err := k.checkQ(n); err != nil {
+		return err
+	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
@@ -101,10 +103,13 @@ func (k *KernelPCA) Fit(Y mat.Matrix) (err error) {
 	return nil
 }
 
-func (k *KernelPCA) checkQ(n int) {
-	if k.Q < 1 || k.Q > n {
-		panic(fmt.Sprintf("dimred: KernelPCA Q = %d outside [1, n = %d]", k.Q, n))
-	}
+// checkQ is the parameter check of Fit and FitGram: Q < 1 or an
+// impossible setting panics, n < Q is ErrTooFewPoints.
+func (k *KernelPCA) checkQ(n int) error {
+	checkSettings("KernelPCA", k)
+	// q = n is the full rank of an uncentred K (NoCentre); centred, the
+	// n-th axis is zero.
+	return checkQ("KernelPCA", k.Q, n, k.Q)
 }
 
 // FitGram fits the model to a precomputed n×n kernel matrix K (not
@@ -117,7 +122,9 @@ func (k *KernelPCA) FitGram(K mat.Symmetric) (err error) {
 	if n < 2 {
 		return fmt.Errorf("%w: KernelPCA needs n ≥ 2 points, have %d", ErrTooFewPoints, n)
 	}
-	k.checkQ(n)
+	if err := k.checkQ(n); err != nil {
+		return err
+	}
 	c := mat.NewSymDense(n, nil)
 	c.CopySym(K)
 	if err := k.fit(c, false); err != nil {

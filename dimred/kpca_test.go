@@ -271,7 +271,10 @@ func TestKernelPCABadInput(t *testing.T) {
 	}
 	good := testutil.RandDense(10, 3, 18)
 	testutil.MustPanic(t, "nil kernel", func() { (&KernelPCA{}).Fit(good) })
-	testutil.MustPanic(t, "Q > n", func() { (&KernelPCA{Kernel: kernel.Linear{}, Q: 11}).Fit(good) })
+	// Q > n is a property of the data size (package doc): an error.
+	if err := (&KernelPCA{Kernel: kernel.Linear{}, Q: 11}).Fit(good); !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("Q > n: err = %v, want ErrTooFewPoints", err)
+	}
 	testutil.MustPanic(t, "Q = 0", func() { (&KernelPCA{Kernel: kernel.Linear{}}).Fit(good) })
 	testutil.MustPanic(t, "Q < 0", func() { (&KernelPCA{Kernel: kernel.Linear{}, Q: -1}).Fit(good) })
 	testutil.MustPanic(t, "non-positive width", func() { (&KernelPCA{Kernel: kernel.RBF{}, Q: 2}).Fit(good) })

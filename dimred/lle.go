@@ -106,6 +106,7 @@ const lleFallbackReg = 1e-3
 // unfitted.
 func (m *LLE) Fit(Y mat.Matrix) error {
 	m.reset()
+	checkSettings("LLE", m)
 	n, p := Y.Dims()
 	k, err := spectralK("LLE", m.Q, m.K, n)
 	if err != nil {

@@ -125,6 +125,9 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
+	if _, p := Y.Dims(); p == 0 {
+		panic(noColumns("ClassicalMDS"))
+	}
 	m.land = nil
 	ys, sc := linalg.UnitScale(Y)
 	yex := powerOfTwo(sc)
@@ -428,18 +431,14 @@ func scaleDistances(dst *mat.SymDense, src mat.Symmetric, plain bool, ex int) {
 }
 
 // checkQ is the parameter check of Fit and FitDistances: too few points
-// is an error, a Q outside [1, n−1] or a negative P a panic.
+// (n < 2, or n ≤ Q) is an error, Q < 1 or an impossible setting (a
+// negative P or Landmarks, a NaN) a panic.
 func (m *ClassicalMDS) checkQ(n int) error {
 	if n < 2 {
 		return fmt.Errorf("%w: ClassicalMDS needs n ≥ 2 points, have %d", ErrTooFewPoints, n)
 	}
-	if m.Q < 1 || m.Q >= n {
-		panic(fmt.Sprintf("dimred: ClassicalMDS Q = %d outside [1, n−1 = %d]", m.Q, n-1))
-	}
-	if m.P < 0 {
-		panic(fmt.Sprintf("dimred: ClassicalMDS P = %d is negative", m.P))
-	}
-	return nil
+	checkSettings("ClassicalMDS", m)
+	return checkQ("ClassicalMDS", m.Q, n, m.Q+1)
 }
 
 // fit solves classical MDS for the squared distances D of the model's
@@ -503,7 +502,7 @@ func (m *ClassicalMDS) fit(D *mat.SymDense, ex int) error {
 		s = math.Sqrt(float64(m.Q) / float64(m.P))
 	}
 	for c := 0; c < m.Q; c++ {
-		sc := s * math.Sqrt(math.Max(vals[c], 0))
+		sc := s * mdsSqrt(vals, c)
 		for i := 0; i < n; i++ {
 			x.Set(i, c, math.Ldexp(sc*vecs.At(i, c), ex))
 		}
@@ -591,6 +590,24 @@ func (m *ClassicalMDS) ProjectDistancesTo(dst *mat.Dense, Dnew mat.Matrix) {
 	m.projectSquared(dst, dn)
 }
 
+// mdsRankTol is the relative size below which an eigenvalue of B counts
+// as zero: λ_c ≤ mdsRankTol·λ_1 is rounding (of order n·ε·λ_1 from the
+// double centring), the same relative guard as kernel PCA's. Its axis is
+// zero in X and in projections: X's column would be √λ_c times an
+// eigenvector of rounding noise, and the projection divides by √λ_c
+// (collinear points with q = 2 gave λ_2 = 1.7e-13 and projections of the
+// training rows off by a factor 3e6).
+const mdsRankTol = 1e-12
+
+// mdsSqrt is √λ_c, or 0 when λ_c is zero to rounding (see mdsRankTol) or
+// negative.
+func mdsSqrt(vals []float64, c int) float64 {
+	if l := vals[c]; l > mdsRankTol*math.Abs(vals[0]) {
+		return math.Sqrt(l)
+	}
+	return 0
+}
+
 // projectSquared is ProjectDistancesTo for squared distances dn at the
 // model's working scale (the true ones divided by 2^(2·ex)); dst is in the
 // caller's units.
@@ -612,8 +629,8 @@ func (m *ClassicalMDS) projectSquared(dst, dn *mat.Dense) {
 	}
 	for c := 0; c < m.Q; c++ {
 		f := 0.0
-		if m.vals[c] > 0 {
-			f = -0.5 * s / math.Sqrt(m.vals[c])
+		if r := mdsSqrt(m.vals, c); r > 0 {
+			f = -0.5 * s / r
 		}
 		for a := 0; a < rows; a++ {
 			dst.Set(a, c, math.Ldexp(f*(t.At(a, c)-ru[c]), m.ex))

@@ -271,7 +271,7 @@ func TestClassicalMDSBadInput(t *testing.T) {
 	if !errors.Is(err, ErrNotEuclidean) {
 		t.Errorf("q = n−1 on non-Euclidean D: got %v, want ErrNotEuclidean", err)
 	}
-	for _, q := range []int{0, -1, 4, 5} {
+	for _, q := range []int{0, -1} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -280,6 +280,12 @@ func TestClassicalMDSBadInput(t *testing.T) {
 			}()
 			(&ClassicalMDS{Q: q}).FitDistances(good())
 		}()
+	}
+	// q ≥ n is a property of the data size (package doc): an error.
+	for _, q := range []int{4, 5} {
+		if err := (&ClassicalMDS{Q: q}).FitDistances(good()); !errors.Is(err, ErrTooFewPoints) {
+			t.Errorf("q = %d with n = 4: err = %v, want ErrTooFewPoints", q, err)
+		}
 	}
 	func() {
 		defer func() {

@@ -406,6 +406,7 @@ func (m *meuModel) maximise(lam []float64, tol float64, maxIter int, monitor fun
 // K < 0 or q ∉ [1, n−1].
 func (m *MEU) Fit(Y mat.Matrix) error {
 	m.reset()
+	checkSettings("MEU", m)
 	n, _ := Y.Dims()
 	if n < 3 {
 		return fmt.Errorf("%w: MEU needs at least 3 points, have %d", ErrTooFewPoints, n)
@@ -418,8 +419,8 @@ func (m *MEU) Fit(Y mat.Matrix) error {
 	if err != nil {
 		return err
 	}
-	if q < 1 || q > n-1 {
-		panic(fmt.Sprintf("dimred: MEU.Q = %d outside [1, %d] (Q must be set)", q, n-1))
+	if err := checkQ("MEU", q, n, q+1); err != nil {
+		return err
 	}
 	if !(gamma > 0) || math.IsInf(gamma, 0) {
 		panic(fmt.Sprintf("dimred: MEU.Gamma = %v must be positive", gamma))

@@ -63,6 +63,7 @@ type MixturePPCA struct {
 // unfitted, discarding an earlier fit: later use panics.
 func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
+	checkSettings("MixturePPCA", m)
 	n, p := Y.Dims()
 	K, q := m.M, m.Q
 	if K < 1 {

@@ -163,6 +163,7 @@ type SDPReport struct {
 // be set), Tol or MaxIter is out of range.
 func (m *MVU) Fit(Y mat.Matrix) error {
 	m.reset()
+	checkSettings("MVU", m)
 	n, p := Y.Dims()
 	q := m.Q
 	if n < 2 {
@@ -175,8 +176,8 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 	if p == 0 {
 		panic(noColumns("MVU"))
 	}
-	if q < 1 || q > n {
-		panic(fmt.Sprintf("dimred: MVU.Q = %d outside [1, %d]", q, n))
+	if err := checkQ("MVU", q, n, q); err != nil {
+		return err
 	}
 	if m.Tol < 0 || math.IsNaN(m.Tol) {
 		panic(fmt.Sprintf("dimred: MVU.Tol = %v < 0", m.Tol))
@@ -401,6 +402,15 @@ func (m *MVU) KernelTo(dst *mat.SymDense) {
 	m.mustFit()
 	dense.ReuseAsSym(dst, m.n)
 	dst.CopySym(m.kern)
+}
+
+// Implied returns the learnt kernel K as the implied covariance
+// (SpectralModel): MVU is kernel PCA on the K its semidefinite programme
+// learns, and EigenvaluesTo returns K's eigenvalues.
+func (m *MVU) Implied() ImpliedMatrix {
+	var K mat.SymDense
+	m.KernelTo(&K)
+	return ImpliedMatrix{Covariance: &K}
 }
 
 // Graph returns a copy of the neighbourhood graph of the fit: a symmetric

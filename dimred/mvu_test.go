@@ -307,7 +307,10 @@ func TestMVUErrors(t *testing.T) {
 	if err := (&MVU{Q: 2, K: 12}).Fit(mvuArc(12, 3, 0.1, 1)); !errors.Is(err, ErrTooFewPoints) {
 		t.Errorf("K = n: got %v, want ErrTooFewPoints", err)
 	}
-	mustPanic(t, "Q > n", func() { (&MVU{K: 3, Q: 13}).Fit(mvuArc(12, 3, 0.1, 1)) })
+	// Q > n is a property of the data size (package doc): an error.
+	if err := (&MVU{K: 3, Q: 13}).Fit(mvuArc(12, 3, 0.1, 1)); !errors.Is(err, ErrTooFewPoints) {
+		t.Errorf("Q > n: err = %v, want ErrTooFewPoints", err)
+	}
 	// Overflowing squared distances with finite data.
 	big := mvuArc(12, 3, 0.1, 1)
 	big.Scale(1e200, big)

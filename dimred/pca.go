@@ -93,8 +93,12 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	if n < 2 {
 		return fmt.Errorf("%w: PCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
 	}
-	if m.Q < 1 || m.Q > min(n, p) {
-		panic(fmt.Sprintf("dimred: PCA Q = %d outside [1, min(n, p) = %d]", m.Q, min(n, p)))
+	checkSettings("PCA", m)
+	if m.Q > p {
+		panic(fmt.Sprintf("dimred: PCA.Q = %d outside [1, p = %d]", m.Q, p))
+	}
+	if err := checkQ("PCA", m.Q, n, m.Q+1); err != nil {
+		return err
 	}
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err

@@ -88,6 +88,7 @@ type PPCA struct {
 // unfitted, discarding an earlier fit: later use panics.
 func (m *PPCA) Fit(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
+	checkSettings("PPCA", m)
 	n, p := Y.Dims()
 	q := m.Q
 	if err := checkLatentDim("PPCA", q, n, p); err != nil {

@@ -36,6 +36,7 @@ import (
 // model unfitted, discarding an earlier fit: later use panics.
 func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
+	checkSettings("PPCA", m)
 	n, p := Y.Dims()
 	q := m.Q
 	if err := checkLatentDim("PPCA", q, n, p); err != nil {

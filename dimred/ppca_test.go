@@ -1,73 +1,28 @@
 package dimred
 
 import (
-	"bufio"
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/dimredbook/book/datasets"
+	"github.com/dimredbook/book/datasets/dstest"
 	"github.com/dimredbook/book/dimred/linalg"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// loadOilTrain reads the oil training set (1000×12) and its labels from
-// $DIMRED_DATA/oil, skipping (or failing under DIMRED_REQUIRE_DATA=1) when
-// the mirror is absent. dimred cannot import datasets (it depends on us),
-// so the 1000-line text files are read here directly.
+// loadOilTrain loads the oil training set (1000×12) and its labels with
+// datasets.Oil, skipping (or failing under DIMRED_REQUIRE_DATA=1) when the
+// data cannot be found (datasets imports no dimred package, so this
+// internal test can use it).
 func loadOilTrain(t testing.TB) (*mat.Dense, []int) {
 	t.Helper()
-	dir := os.Getenv("DIMRED_DATA")
-	y, err1 := readTable(filepath.Join(dir, "oil", "DataTrn.txt"))
-	l, err2 := readTable(filepath.Join(dir, "oil", "DataTrnLbls.txt"))
-	if dir == "" || err1 != nil || err2 != nil {
-		if os.Getenv("DIMRED_REQUIRE_DATA") == "1" {
-			t.Fatalf("oil data not found under DIMRED_DATA=%q: %v %v", dir, err1, err2)
-		}
-		t.Skip("oil data not available; set DIMRED_DATA")
-	}
-	n, c := l.Dims()
-	labels := make([]int, n)
-	for i := 0; i < n; i++ {
-		for j := 0; j < c; j++ {
-			if l.At(i, j) == 1 {
-				labels[i] = j
-			}
-		}
-	}
-	return y, labels
-}
-
-func readTable(path string) (*mat.Dense, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var data []float64
-	rows, cols := 0, 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 {
-			continue
-		}
-		cols = len(fs)
-		for _, s := range fs {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, err
-			}
-			data = append(data, v)
-		}
-		rows++
-	}
-	return mat.NewDense(rows, cols, data), sc.Err()
+	ds, err := datasets.Oil("train")
+	dstest.Check(t, err)
+	return ds.Y, ds.Labels
 }
 
 // lowRank returns n×p data Y = X Wᵀ + μ + noise from a q-dimensional

@@ -50,6 +50,7 @@ type PreImage struct {
 // a negative or NaN Lambda with a "dimred: ..." message.
 func (m *PreImage) Fit(X, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.a)
+	checkSettings("PreImage", m)
 	n, _ := X.Dims()
 	ny, p := Y.Dims()
 	if n != ny {

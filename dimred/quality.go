@@ -201,7 +201,7 @@ func blockSquaredDistances(dst []float64, x *mat.Dense, sq []float64, r0, r1 int
 	a := blas64.General{Rows: h, Cols: p, Stride: raw.Stride, Data: raw.Data[r0*raw.Stride:]}
 	all := blas64.General{Rows: n, Cols: p, Stride: raw.Stride, Data: raw.Data}
 	g := blas64.General{Rows: h, Cols: n, Stride: n, Data: dst[:h*n]}
-	blas64.Gemm(blas.NoTrans, blas.Trans, -2, a, all, 0, g)
+	linalg.Gemm(blas.NoTrans, blas.Trans, -2, a, all, 0, g)
 	for ii := 0; ii < h; ii++ {
 		i := r0 + ii
 		row := dst[ii*n : (ii+1)*n]

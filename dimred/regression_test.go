@@ -302,8 +302,7 @@ func TestProcrustesExtremeScales(t *testing.T) {
 		}
 	}
 	var err error
-	var msg string
-	msg = panicMessage(func() { _, err = Procrustes(zeroRows{2}, zeroRows{2}, nil) })
+	msg := panicMessage(func() { _, err = Procrustes(zeroRows{2}, zeroRows{2}, nil) })
 	if msg != "" || !errors.Is(err, ErrTooFewPoints) {
 		t.Errorf("0×2 input: panic %q, err = %v; want ErrTooFewPoints", msg, err)
 	}

@@ -150,35 +150,25 @@ var ch5Robot = sync.OnceValues(func() (*ch5Data, error) {
 	return ch5Embed(&ch5Data{Name: "robot_wireless", Y: ds.Y, T: ds.T, Colour: ch5Sequence(n), Path: true, K: 7, HeatT: 2})
 })
 
-// ch5SwissRollN points, seed fixed: t ~ U(1.5π, 4.5π), h ~ U(0, 21),
-// y = (t cos t, h, t sin t); T = (t, h), the unrolled sheet (arc length is
-// not t, so an isometric embedding is a slightly curved map of T).
+// ch5SwissRollN points of datasets.SwissRoll with the source (5, 1):
+// t ~ U(1.5π, 4.5π), h ~ U(0, 21), y = (t cos t, h, t sin t); T = (arc
+// length, h), the unrolled sheet.
 const ch5SwissRollN = 1000
 
 var ch5Swiss = sync.OnceValues(func() (*ch5Data, error) {
-	rnd := rand.New(rand.NewPCG(5, 1))
 	n := ch5SwissRollN
-	Y := mat.NewDense(n, 3, nil)
-	T := mat.NewDense(n, 2, nil)
+	ds := datasets.SwissRoll(n, rand.NewPCG(5, 1))
+	Y, T := ds.Y, ds.T
 	col := make([]float64, n)
 	for i := 0; i < n; i++ {
-		t := 1.5 * math.Pi * (1 + 2*rnd.Float64())
-		h := 21 * rnd.Float64()
-		Y.SetRow(i, []float64{t * math.Cos(t), h, t * math.Sin(t)})
-		// Unrolled coordinate: arc length of the spiral r = t from 1.5π.
-		s := ch5SpiralArc(t) - ch5SpiralArc(1.5*math.Pi)
-		T.SetRow(i, []float64{s, h})
+		// Colour by the spiral's angle t, the radius of (y_0, y_2).
+		t := math.Hypot(Y.At(i, 0), Y.At(i, 2))
 		col[i] = (t - 1.5*math.Pi) / (3 * math.Pi)
 	}
 	// Heat-kernel width: mean squared distance to the 10th neighbour
 	// (about 4 here), so weights are neither all 1 nor underflowing.
 	return ch5Embed(&ch5Data{Name: "swiss roll", Y: Y, T: T, Colour: col, K: 10, HeatT: 4})
 })
-
-// ch5SpiralArc is the arc length ∫₀ᵗ √(1 + τ²) dτ of the spiral (τ cos τ, τ sin τ).
-func ch5SpiralArc(t float64) float64 {
-	return 0.5 * (t*math.Sqrt(1+t*t) + math.Asinh(t))
-}
 
 var ch5Sixes = sync.OnceValues(func() (*ch5Data, error) {
 	ds, err := datasets.RotatedSixes()

@@ -14,6 +14,13 @@
 // the report counts the book's figures apart from the figures added here
 // (ids "X…"), and a figure's Status says when it is redrawn, editorial, not
 // reproducible or an erratum.
+//
+// Importing figures installs dimred's BLAS as the process's gonum BLAS
+// (linalg.UseFastBLAS), so that the book's heavy fits run at full speed in
+// the notebooks, scripts/render and the golden tests. This side effect is
+// deliberate and limited to this package: figures is the book's
+// application layer, imported by notebooks and scripts, not a library for
+// other programs; the dimred packages themselves change no global state.
 package figures
 
 import (
@@ -25,12 +32,16 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dimredbook/book/dimred/linalg"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
+
+func init() { linalg.UseFastBLAS() }
 
 // Status says how a figure relates to the book.
 type Status string

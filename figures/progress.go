@@ -26,7 +26,7 @@ type Progress struct {
 func NewProgress(name string) *Progress {
 	p := &Progress{Name: name, start: time.Now()}
 	if gonbui.IsNotebook {
-		p.id = "progress-" + gonbui.UniqueID()
+		p.id = "progress-" + gonbui.UniqueId()
 		gonbui.UpdateHTML(p.id, p.line("starting"))
 	}
 	return p

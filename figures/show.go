@@ -60,8 +60,9 @@ func ShowSVG(f *Figure) error {
 // NotebookScale is the oversampling of the PNGs Show sends to a notebook.
 const NotebookScale = 2
 
-// MustShow makes the figure registered under id and shows it, panicking on
-// error; it keeps notebook cells to one line.
+// MustShow shows the figure a figure function returned, panicking on its
+// error or Show's; it keeps notebook cells to one line:
+// figures.MustShow(figures.Fig1_1EggMass1D()).
 func MustShow(f *Figure, err error) *Figure {
 	if err != nil {
 		panic(err)

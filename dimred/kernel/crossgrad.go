@@ -147,6 +147,9 @@ func (k *GradRBF) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B m
 				kij := k.Variance * math.Exp(-0.5*r2*il2)
 				gk := gi[j] * kij
 				gv += gk
+				if gk == 0 {
+					continue // underflowed: no 0·Inf from inputs ~1e300 apart
+				}
 				gl += gk * r2 * il2
 				c := gk * il2
 				if dai != nil {

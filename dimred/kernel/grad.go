@@ -104,7 +104,11 @@ func (k *GradRBF) ParamGrad(g []float64, G mat.Symmetric, X mat.Matrix) {
 			kij := k.Variance * math.Exp(-0.5*r2*il2)
 			gij := 2 * gs(i, j)
 			gv += gij * kij
-			gl += gij * kij * r2 * il2
+			if kij != 0 {
+				// k·r²/ℓ² → 0 as r → ∞; skipping the underflowed term
+				// avoids 0·Inf = NaN for inputs ~1e300 apart.
+				gl += gij * kij * r2 * il2
+			}
 		}
 	}
 	_ = q
@@ -130,6 +134,9 @@ func (k *GradRBF) LatentGrad(dst *mat.Dense, G mat.Symmetric, X mat.Matrix) {
 			}
 			xj := xd.RawRowView(j)
 			c := 2 * gs(i, j) * k.Variance * math.Exp(-0.5*sqDist(xi, xj)*il2) * il2
+			if c == 0 {
+				continue // underflowed: no 0·Inf from far-apart inputs
+			}
 			for d := 0; d < q; d++ {
 				dst.Set(i, d, dst.At(i, d)+c*(xj[d]-xi[d]))
 			}

@@ -75,10 +75,9 @@ func TestRBFGramLargeParallel(t *testing.T) {
 	// Large enough to take the multi-core paths; widths on both sides of
 	// rbfDirectMaxDim (direct squared differences, then the Gram route).
 	var K mat.SymDense
-	k := RBF{LengthScale: 0.8}
 	for _, p := range []int{3, rbfDirectMaxDim, rbfDirectMaxDim + 1, 100} {
 		Y := testutil.RandDense(400, p, 4)
-		k = RBF{LengthScale: 0.8 * math.Sqrt(float64(p)/3)}
+		k := RBF{LengthScale: 0.8 * math.Sqrt(float64(p)/3)}
 		K.Reset()
 		Gram(&K, k, Y)
 		var C mat.Dense

@@ -8,7 +8,6 @@ import (
 	"github.com/dimredbook/book/dimred/internal/vec"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
@@ -20,20 +19,30 @@ import (
 // product on two cores. Processors without AVX2/FMA, small products
 // (under fastGemmMinFlops) and malformed calls (which gonum reports) keep
 // gonum's Dgemm. The results differ from gonum's only by the order of
-// rounding. A program that wants another BLAS calls blas64.Use after
-// importing dimred, as with any gonum program.
+// rounding. dimred's own products call it directly (Gemm); it becomes the
+// process's gonum BLAS only through UseFastBLAS.
 type fastBLAS struct{ gonum.Implementation }
 
-func init() {
+// dimredBLAS is the BLAS of dimred's own products in this build: fastBLAS
+// where the processor has the vector kernel, gonum's otherwise.
+func dimredBLAS() blas.Float64 {
 	if vec.HasGemmKernel() {
-		blas64.Use(fastBLAS{})
+		return fastBLAS{}
 	}
+	return gonum.Implementation{}
 }
 
 const fastGemmMinFlops = 1 << 21
 
+// Dgemm implements blas.Float64.
 func (f fastBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	if 2*float64(m)*float64(n)*float64(k) < fastGemmMinFlops || !wellFormedGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc) {
+	f.dgemm(fastGemmMinFlops, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// dgemm is Dgemm with the kernel used from minFlops on (tests pass 0, so
+// that gonum's testblas cases, all small, reach the kernel).
+func (f fastBLAS) dgemm(minFlops float64, tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if 2*float64(m)*float64(n)*float64(k) < minFlops || !wellFormedGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc) {
 		f.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}

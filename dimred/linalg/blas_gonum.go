@@ -4,9 +4,10 @@ package linalg
 
 import "github.com/dimredbook/book/dimred/internal/vec"
 
-// BLASImplementation describes the BLAS this build uses: gonum's pure-Go
-// BLAS by default, with large Dgemm calls on dimred's vector kernels where
-// the processor has them (fastBLAS), or the system OpenBLAS when built with
+// BLASImplementation describes the BLAS of dimred's own products in this
+// build (and of the whole process after UseFastBLAS): gonum's pure-Go BLAS
+// by default, with large Dgemm calls on dimred's vector kernels where the
+// processor has them (fastBLAS), or the system OpenBLAS when built with
 // -tags openblas (see blas_openblas.go; Debian's libopenblas-dev provides
 // it).
 func BLASImplementation() string {

@@ -19,11 +19,12 @@ char *openblas_get_corename(void);
 */
 import "C"
 
-import "gonum.org/v1/gonum/blas/blas64"
+import "gonum.org/v1/gonum/blas"
 
-// The process's BLAS: OpenBLAS for calls with real work, gonum's for small
-// ones (hybridBLAS).
-func init() { blas64.Use(hybridBLAS{}) }
+// dimredBLAS is the BLAS of dimred's own products in this build: OpenBLAS
+// for calls with real work, gonum's for small ones (hybridBLAS). It becomes
+// the process's gonum BLAS only through UseFastBLAS.
+func dimredBLAS() blas.Float64 { return hybridBLAS{} }
 
 // BLASImplementation describes the BLAS this build uses: here OpenBLAS,
 // with its build configuration and the kernel it selected for this

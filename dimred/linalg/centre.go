@@ -66,6 +66,14 @@ func Standardise(dst *mat.Dense, Y mat.Matrix) []float64 {
 	}
 	sd := ColumnVariances(Y)
 	for j := range sd {
+		if math.IsInf(sd[j], 1) {
+			// The variance of finite entries overflowed (a column
+			// ~1e300): the standard deviation itself is finite, s·sd(y/s)
+			// with s the column's largest |y| (it was +Inf, and the
+			// column became 0).
+			sd[j] = scaledColumnSD(Y, j)
+			continue
+		}
 		sd[j] = math.Sqrt(sd[j])
 		if sd[j] == 0 {
 			sd[j] = 1
@@ -82,6 +90,31 @@ func Standardise(dst *mat.Dense, Y mat.Matrix) []float64 {
 		}
 	}
 	return sd
+}
+
+// scaledColumnSD is the sample standard deviation of column j of Y
+// computed on Y/s, s the column's largest |y_ij|, and scaled back: finite
+// whenever the entries are.
+func scaledColumnSD(Y mat.Matrix, j int) float64 {
+	n, _ := Y.Dims()
+	s := 0.0
+	for i := 0; i < n; i++ {
+		s = math.Max(s, math.Abs(Y.At(i, j)))
+	}
+	if s == 0 || math.IsInf(s, 0) || math.IsNaN(s) {
+		return math.Inf(1)
+	}
+	mu := 0.0
+	for i := 0; i < n; i++ {
+		mu += Y.At(i, j) / s
+	}
+	mu /= float64(n)
+	v := 0.0
+	for i := 0; i < n; i++ {
+		d := Y.At(i, j)/s - mu
+		v += d * d
+	}
+	return s * math.Sqrt(v/float64(n-1))
 }
 
 // ColumnVariances returns the unbiased sample variance of each column of

@@ -77,6 +77,22 @@ type EigenSettings struct {
 	BlockSize int
 }
 
+// check panics on an impossible setting (a NaN Tol, a negative count, an
+// unknown Method): settings are the caller's code, not data, and are never
+// reinterpreted as defaults.
+func (s *EigenSettings) check() {
+	switch {
+	case math.IsNaN(s.Tol):
+		panic("dimred: EigenSettings.Tol = NaN is not a tolerance")
+	case s.MaxProducts < 0:
+		panic(fmt.Sprintf("dimred: EigenSettings.MaxProducts = %d must not be negative", s.MaxProducts))
+	case s.BlockSize < 0:
+		panic(fmt.Sprintf("dimred: EigenSettings.BlockSize = %d must not be negative", s.BlockSize))
+	case s.Method < EigenAuto || s.Method > EigenChebyshev:
+		panic(fmt.Sprintf("dimred: EigenSettings.Method = %d is not an EigenMethod", s.Method))
+	}
+}
+
 // symDenseOp adapts a mat.Symmetric to SymOperator.
 type symDenseOp struct{ a mat.Symmetric }
 
@@ -144,6 +160,7 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 	if s == nil {
 		s = &EigenSettings{}
 	}
+	s.check()
 	if end != Largest && end != Smallest {
 		panic("dimred: EigenSym end must be Largest or Smallest")
 	}
@@ -167,6 +184,19 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 	if dense != nil {
 		if err := checkFiniteSym(dense, "A"); err != nil {
 			return nil, nil, err
+		}
+		if a, sc := symUnitScale(dense); sc != 1 {
+			// Lanczos squares entries (norms, residuals): at 1e300 they
+			// overflowed and it reported ErrNotConverged with residual
+			// +Inf. Solve for A/sc (exact, a power of two) and scale the
+			// eigenvalues back; one beyond float64 is ErrOverflow.
+			vals, vecs, err := eigenSymOp(symDenseOp{a}, a, k, end, s)
+			for i, v := range vals {
+				if vals[i] = v * sc; math.IsInf(vals[i], 0) {
+					return nil, nil, fmt.Errorf("%w: eigenvalue %d of A is %.4g·%.4g, beyond float64", ErrOverflow, i+1, v, sc)
+				}
+			}
+			return vals, vecs, err
 		}
 		op = DenseOperator(dense)
 	}
@@ -239,6 +269,9 @@ func eigenDense(a mat.Symmetric, k int, end EigenEnd) ([]float64, *mat.Dense, er
 	vecs := mat.NewDense(n, k, nil)
 	for c, j := range idx {
 		vals[c] = all[j]
+		if math.IsInf(vals[c], 0) || math.IsNaN(vals[c]) {
+			return nil, nil, fmt.Errorf("%w: eigenvalue %d of A is %v (A's entries are finite)", ErrOverflow, c+1, vals[c])
+		}
 		for i := 0; i < n; i++ {
 			vecs.Set(i, c, ev.At(i, j))
 		}
@@ -299,4 +332,28 @@ func checkFiniteSym(a mat.Symmetric, what string) error {
 		}
 	}
 	return nil
+}
+
+// symUnitScale is UnitScale for a symmetric matrix: a/2^e and 2^e when its
+// largest |a_ij| lies outside 2^±400, otherwise a and 1.
+func symUnitScale(a mat.Symmetric) (mat.Symmetric, float64) {
+	n := a.SymmetricDim()
+	m := 0.0
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			m = math.Max(m, math.Abs(a.At(i, j)))
+		}
+	}
+	if m == 0 || math.IsNaN(m) || math.IsInf(m, 0) || (m < 0x1p+400 && m > 0x1p-400) {
+		return a, 1
+	}
+	_, e := math.Frexp(m)
+	e--
+	out := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			out.SetSym(i, j, math.Ldexp(a.At(i, j), -e))
+		}
+	}
+	return out, math.Ldexp(1, e)
 }

@@ -27,10 +27,10 @@ func gemmNT(alpha float64, A, B blas64.General, beta float64, C blas64.General, 
 		}
 		return
 	}
-	blas64.Gemm(blas.NoTrans, blas.Trans, alpha, A, B, beta, C)
+	Gemm(blas.NoTrans, blas.Trans, alpha, A, B, beta, C)
 }
 
 // syrkUpperSerial sets the upper triangle of the n×n C to A Aᵀ (dsyrk).
 func syrkUpperSerial(A blas64.General, C blas64.General) {
-	blas64.Syrk(blas.NoTrans, 1, A, 0, blas64.Symmetric{Uplo: blas.Upper, N: A.Rows, Stride: C.Stride, Data: C.Data})
+	dimredBLAS().Dsyrk(blas.Upper, blas.NoTrans, A.Rows, A.Cols, 1, A.Data, A.Stride, 0, C.Data, C.Stride)
 }

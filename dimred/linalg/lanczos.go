@@ -331,7 +331,7 @@ func combineRows(dst []float64, Y blas64.General, V []float64, nb, l, n int) {
 		w := hi - lo
 		Vc := blas64.General{Rows: nb, Cols: w, Stride: n, Data: V[lo:]}
 		D := blas64.General{Rows: l, Cols: w, Stride: n, Data: dst[lo:]}
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, Y, Vc, 0, D)
+		Gemm(blas.Trans, blas.NoTrans, 1, Y, Vc, 0, D)
 	})
 }
 
@@ -364,7 +364,7 @@ func orthoAgainst(V []float64, nb int, W []float64, bp, n int, coef []float64) {
 		w := hi - lo
 		Vc := blas64.General{Rows: nb, Cols: w, Stride: n, Data: V[lo:]}
 		Wc := blas64.General{Rows: bp, Cols: w, Stride: n, Data: W[lo:]}
-		blas64.Gemm(blas.Trans, blas.NoTrans, -1, Cg, Vc, 1, Wc)
+		Gemm(blas.Trans, blas.NoTrans, -1, Cg, Vc, 1, Wc)
 	})
 }
 

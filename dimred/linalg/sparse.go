@@ -26,6 +26,42 @@ type CSR struct {
 	Val    []float64
 }
 
+// Check panics with a "dimred: CSR ..." message unless c is a well-formed
+// n×n CSR matrix: N ≥ 0, len(RowPtr) = N+1, RowPtr[0] = 0, RowPtr
+// non-decreasing, RowPtr[N] = len(Col) = len(Val), and every column index
+// in [0, N). A hand-built CSR such as &CSR{N: 3} (no RowPtr) is a
+// programmer error; the graph functions call Check before indexing it.
+func (c *CSR) Check() {
+	if c == nil {
+		panic("dimred: CSR is nil")
+	}
+	if c.N < 0 {
+		panic(fmt.Sprintf("dimred: CSR N = %d is negative", c.N))
+	}
+	if c.N == 0 && len(c.RowPtr) == 0 {
+		return // the zero CSR: a 0×0 matrix
+	}
+	if len(c.RowPtr) != c.N+1 {
+		panic(fmt.Sprintf("dimred: CSR with N = %d has len(RowPtr) = %d, want N+1 = %d", c.N, len(c.RowPtr), c.N+1))
+	}
+	if c.RowPtr[0] != 0 {
+		panic(fmt.Sprintf("dimred: CSR RowPtr[0] = %d, want 0", c.RowPtr[0]))
+	}
+	for i := 0; i < c.N; i++ {
+		if c.RowPtr[i+1] < c.RowPtr[i] {
+			panic(fmt.Sprintf("dimred: CSR RowPtr decreases at row %d (%d > %d)", i, c.RowPtr[i], c.RowPtr[i+1]))
+		}
+	}
+	if nnz := c.RowPtr[c.N]; len(c.Col) != nnz || len(c.Val) != nnz {
+		panic(fmt.Sprintf("dimred: CSR RowPtr[N] = %d entries but len(Col) = %d, len(Val) = %d", nnz, len(c.Col), len(c.Val)))
+	}
+	for t, j := range c.Col {
+		if j < 0 || j >= c.N {
+			panic(fmt.Sprintf("dimred: CSR column index Col[%d] = %d outside [0, %d)", t, j, c.N))
+		}
+	}
+}
+
 // NewCSR builds the n×n CSR matrix with entries v[t] at (i[t], j[t]);
 // duplicate positions are summed. Indices out of range panic.
 func NewCSR(n int, i, j []int, v []float64) *CSR {

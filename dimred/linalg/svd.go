@@ -268,7 +268,7 @@ func rowsTimes(a blas64.General, x blas64.General, d []float64, m int) {
 	parallel.For(a.Rows, 256, func(lo, hi int) {
 		ac := blas64.General{Rows: hi - lo, Cols: a.Cols, Stride: a.Stride, Data: a.Data[lo*a.Stride:]}
 		dc := blas64.General{Rows: x.Rows, Cols: hi - lo, Stride: m, Data: d[lo:]}
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1, x, ac, 0, dc)
+		Gemm(blas.NoTrans, blas.Trans, 1, x, ac, 0, dc)
 	})
 }
 
@@ -278,7 +278,7 @@ func timesCols(x blas64.General, a blas64.General, d []float64, n int) {
 	parallel.For(a.Cols, 256, func(lo, hi int) {
 		ac := blas64.General{Rows: a.Rows, Cols: hi - lo, Stride: a.Stride, Data: a.Data[lo:]}
 		dc := blas64.General{Rows: x.Rows, Cols: hi - lo, Stride: n, Data: d[lo:]}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, x, ac, 0, dc)
+		Gemm(blas.NoTrans, blas.NoTrans, 1, x, ac, 0, dc)
 	})
 }
 

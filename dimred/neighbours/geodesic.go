@@ -31,20 +31,13 @@ import (
 // negative one an error wrapping ErrNotDistance, and a graph of no points
 // one wrapping ErrTooFewPoints; then the matrix is nil.
 func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
+	g.Check()
 	n := g.N
 	if n == 0 {
 		return nil, fmt.Errorf("%w: GeodesicDistances of a graph with no points", ErrTooFewPoints)
 	}
-	for i := 0; i < n; i++ {
-		cols, vals := g.Row(i)
-		for t, v := range vals {
-			switch {
-			case math.IsNaN(v) || math.IsInf(v, 1):
-				return nil, fmt.Errorf("%w: edge %d–%d has weight %v", ErrNaN, i, cols[t], v)
-			case v < 0:
-				return nil, fmt.Errorf("%w: edge %d–%d has negative weight %v; geodesic distances need non-negative edge lengths", ErrNotDistance, i, cols[t], v)
-			}
-		}
+	if err := checkEdgeLengths(g); err != nil {
+		return nil, err
 	}
 	g = Undirected(g)
 	D := mat.NewSymDense(n, nil)
@@ -83,6 +76,74 @@ func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
 		}
 	}
 	return D, nil
+}
+
+// checkEdgeLengths reports a NaN or +Inf weight (ErrNaN) or a negative one
+// (ErrNotDistance): geodesics need non-negative finite edge lengths.
+func checkEdgeLengths(g *linalg.CSR) error {
+	for i := 0; i < g.N; i++ {
+		cols, vals := g.Row(i)
+		for t, v := range vals {
+			switch {
+			case math.IsNaN(v) || math.IsInf(v, 1):
+				return fmt.Errorf("%w: edge %d–%d has weight %v", ErrNaN, i, cols[t], v)
+			case v < 0:
+				return fmt.Errorf("%w: edge %d–%d has negative weight %v; geodesic distances need non-negative edge lengths", ErrNotDistance, i, cols[t], v)
+			}
+		}
+	}
+	return nil
+}
+
+// GeodesicDistancesFrom returns the len(src)×n matrix of shortest-path
+// lengths through g from the points src (landmark Isomap's geodesics to
+// its landmarks), by the same Dijkstra as GeodesicDistances — one per
+// source, sources shared among the cores — on the undirected graph of g.
+// Unreachable points are +Inf and the error is then a *DisconnectedError
+// (the matrix is still returned); a NaN, +Inf or negative weight is an
+// error as for GeodesicDistances, with a nil matrix. A source outside
+// [0, n) panics.
+func GeodesicDistancesFrom(g *linalg.CSR, src []int) (*mat.Dense, error) {
+	g.Check()
+	n := g.N
+	for _, s := range src {
+		if s < 0 || s >= n {
+			panic(fmt.Sprintf("dimred: GeodesicDistancesFrom source %d outside [0, %d)", s, n))
+		}
+	}
+	if len(src) == 0 || n == 0 {
+		return nil, fmt.Errorf("%w: GeodesicDistancesFrom with %d sources on %d points", ErrTooFewPoints, len(src), n)
+	}
+	if err := checkEdgeLengths(g); err != nil {
+		return nil, err
+	}
+	g = Undirected(g)
+	cg := newCompactGraph(g)
+	compact := make([]int, n) // original point → compact label
+	for c, o := range cg.order {
+		compact[o] = c
+	}
+	out := mat.NewDense(len(src), n, nil)
+	var next atomic.Int64
+	parallel.Do(maxProcsFor(len(src)), func(int) {
+		dj := newDijkstra(n)
+		dist := make([]float64, n)
+		for {
+			a := int(next.Add(1) - 1)
+			if a >= len(src) {
+				break
+			}
+			dj.run(cg, compact[src[a]], dist)
+			row := out.RawRowView(a)
+			for t, d := range dist {
+				row[cg.order[t]] = d
+			}
+		}
+	})
+	if err := CheckConnected(g); err != nil {
+		return out, err
+	}
+	return out, nil
 }
 
 // Undirected returns the undirected graph of g: i and j are joined when

@@ -425,7 +425,7 @@ func (s Search) EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 		for r0 := 0; r0 < n; r0 += knnBlockRows {
 			r1 := min(n, r0+knnBlockRows)
 			q := blas64.General{Rows: r1 - r0, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
-			blas64.Gemm(blas.NoTrans, blas.Trans, 1, q, all, 0, blas64.General{Rows: r1 - r0, Cols: n, Stride: n, Data: g})
+			linalg.Gemm(blas.NoTrans, blas.Trans, 1, q, all, 0, blas64.General{Rows: r1 - r0, Cols: n, Stride: n, Data: g})
 			for ii := 0; ii < r1-r0; ii++ {
 				i := r0 + ii
 				for j, gj := range g[ii*n : (ii+1)*n] {
@@ -451,6 +451,7 @@ func (s Search) EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 // see Undirected): label[i] ∈ [0, count), components numbered in order of
 // their smallest point.
 func ConnectedComponents(g *linalg.CSR) (label []int, count int) {
+	g.Check()
 	g = Undirected(g)
 	n := g.N
 	label = make([]int, n)

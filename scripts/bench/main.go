@@ -67,6 +67,9 @@ func main() {
 	python := flag.String("python", "/usr/bin/python3", "Python with numpy, SciPy and scikit-learn")
 	only := flag.String("only", "", "run only the tasks whose name contains this (not recorded)")
 	flag.Parse()
+	// dimred's BLAS for every gonum product of the run, as a user who
+	// wants speed would (importing dimred alone changes no global state).
+	linalg.UseFastBLAS()
 	if err := bench(*smoke, *repeats, *python, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)

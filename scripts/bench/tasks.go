@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/dimred"
 	"github.com/dimredbook/book/dimred/kernel"
 	"github.com/dimredbook/book/dimred/linalg"
@@ -108,13 +109,7 @@ func gaussian(n, p int, seed uint64) *mat.Dense {
 // swissRoll returns n points on the swiss roll (t cos t, h, t sin t),
 // t ∈ [1.5π, 4.5π], h ∈ [0, 21].
 func swissRoll(n int, seed uint64) *mat.Dense {
-	rnd := rand.New(rand.NewPCG(seed, 13))
-	y := mat.NewDense(n, 3, nil)
-	for i := 0; i < n; i++ {
-		t := 1.5 * math.Pi * (1 + 2*rnd.Float64())
-		y.SetRow(i, []float64{t * math.Cos(t), 21 * rnd.Float64(), t * math.Sin(t)})
-	}
-	return y
+	return datasets.SwissRoll(n, rand.NewPCG(seed, 13)).Y
 }
 
 func trustTask(n, p, k int) task {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/dimredbook/book/datasets"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -57,13 +58,7 @@ func centredGram(y *mat.Dense) *mat.SymDense {
 }
 
 func swissRoll(n int, seed uint64) *mat.Dense {
-	rnd := rand.New(rand.NewPCG(seed, 7))
-	y := mat.NewDense(n, 3, nil)
-	for i := 0; i < n; i++ {
-		t := 1.5 * math.Pi * (1 + 2*rnd.Float64())
-		y.SetRow(i, []float64{t * math.Cos(t), 21 * rnd.Float64(), t * math.Sin(t)})
-	}
-	return y
+	return datasets.SwissRoll(n, rand.NewPCG(seed, 7)).Y
 }
 
 // checkMVU verifies the constraints at K: PSD, centred, distances equal

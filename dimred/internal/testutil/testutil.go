@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dimredbook/book/datasets"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -25,16 +26,9 @@ func GaussianData(n, p int, seed uint64) *mat.Dense {
 // SwissRoll returns n points of the swiss roll in R³: t ~ U(1.5π, 4.5π),
 // height ~ U(0, 21), y = (t cos t, height, t sin t), from a PCG source
 // seeded with (seed, 5): the standard manifold-learning benchmark set.
+// (datasets.SwissRoll, the project's one generator).
 func SwissRoll(n int, seed uint64) *mat.Dense {
-	rnd := rand.New(rand.NewPCG(seed, 5))
-	Y := mat.NewDense(n, 3, nil)
-	for i := 0; i < n; i++ {
-		t := 1.5 * math.Pi * (1 + 2*rnd.Float64())
-		Y.Set(i, 0, t*math.Cos(t))
-		Y.Set(i, 1, 21*rnd.Float64())
-		Y.Set(i, 2, t*math.Sin(t))
-	}
-	return Y
+	return datasets.SwissRoll(n, rand.NewPCG(seed, 5)).Y
 }
 
 // CheckEigenpairs checks k computed eigenpairs (vals, the columns of vecs)

@@ -33,7 +33,7 @@ func TestScaledExp(t *testing.T) {
 	for i := 0; i < 5000; i++ {
 		x = append(x, rnd.NormFloat64()*1e-3, -rnd.ExpFloat64())
 	}
-	x = append(x, 0, -0.0, 1, -1, 708, 709, 709.5, 710, -707.9, -708, -708.1, -745, -746,
+	x = append(x, 0, math.Copysign(0, -1), 1, -1, 708, 709, 709.5, 710, -707.9, -708, -708.1, -745, -746,
 		math.Inf(1), math.Inf(-1), math.NaN(), math.Ln2/2, -math.Ln2/2, 1e-300, -1e-300, 3)
 	for _, tc := range []struct{ a, v float64 }{{1, 1}, {-0.5, 2.5}, {-1, 1}} {
 		got := make([]float64, len(x))

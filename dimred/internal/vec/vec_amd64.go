@@ -51,18 +51,13 @@ func axpyAsm(dst *float64, alpha float64, x *float64, n int)
 //go:noescape
 func maxAbsAsm(x *float64, n int) (m float64, nan int)
 
-// dot3x4Asm sets c[4r+s] = Σ_{l<k} a[r·lda+l] b[s·ldb+l] for r < 3, s < 4
-// (k a positive multiple of 4; lda, ldb in elements).
-//
-//go:noescape
-func dot3x4Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64)
-
 // useAvx512 reports whether GemmNT's eight-lane kernel runs (AVX-512
 // Foundation, with the operating system saving the wide registers).
 var useAvx512 = useAsm && cpu.X86.HasAVX512F
 
-// dot3x4Avx512 is dot3x4Asm on eight-lane registers (k a positive multiple
-// of 8).
+// dot3x4Avx512 sets c[4r+s] = Σ_{l<k} a[r·lda+l] b[s·ldb+l] for r < 3,
+// s < 4 on eight-lane registers (k a positive multiple of 8; lda, ldb in
+// elements).
 //
 //go:noescape
 func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64)

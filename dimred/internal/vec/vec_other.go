@@ -20,8 +20,6 @@ func axpyAsm(dst *float64, alpha float64, x *float64, n int) { panic("unreachabl
 
 func maxAbsAsm(x *float64, n int) (float64, int) { panic("unreachable") }
 
-func dot3x4Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
-
 var useAvx512 = false
 
 func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
