@@ -68,11 +68,14 @@ var projectors = []struct {
 	// training point; the fitted x_i maximise the joint likelihood, so the
 	// projection moves the training rows a little (measured 5.4e-3 exact,
 	// 4.1e-3 sparse, relative).
-	{"GPLVM", func() dimred.Projector { return &dimred.GPLVM{Q: 2, MaxIter: 30, Tol: -1} }, dimredtest.Options{Q: 2, ProjTol: 0.02}},
-	{"GPLVM/sparse", func() dimred.Projector { return &dimred.GPLVM{Q: 2, Inducing: 10, MaxIter: 30, Tol: -1} }, dimredtest.Options{Q: 2, ProjTol: 0.02}},
+	// With the length scale held under the N(0, I) prior (GPLVM doc) the fits
+	// need 300 (exact) and 1000 (sparse, collinear data) iterations to come
+	// within the tolerance of their optimum; at 30 they were 0.07–0.12 off.
+	{"GPLVM", func() dimred.Projector { return &dimred.GPLVM{Q: 2, MaxIter: 300, Tol: -1} }, dimredtest.Options{Q: 2, ProjTol: 0.02}},
+	{"GPLVM/sparse", func() dimred.Projector { return &dimred.GPLVM{Q: 2, Inducing: 10, MaxIter: 1000, Tol: -1} }, dimredtest.Options{Q: 2, ProjTol: 0.02}},
 	// A user kernel: Fit must optimise a copy, not the caller's kernel.
 	{"GPLVM/user kernel", func() dimred.Projector {
-		return &dimred.GPLVM{Q: 2, MaxIter: 20, Tol: -1, Kernel: kernel.Sum{&kernel.GradRBF{Variance: 1, LengthScale: 1}, &kernel.Bias{Variance: 0.1}}}
+		return &dimred.GPLVM{Q: 2, MaxIter: 300, Tol: -1, Kernel: kernel.Sum{&kernel.GradRBF{Variance: 1, LengthScale: 1}, &kernel.Bias{Variance: 0.1}}}
 	}, dimredtest.Options{Q: 2, ProjTol: 0.02}},
 }
 

@@ -205,8 +205,14 @@ func TestDRILLMonitor(t *testing.T) {
 	if err := d.Fit(conformanceData()); err != nil {
 		t.Fatal(err)
 	}
-	if len(sweeps) == 0 || sweeps[0] != 1 || len(sweeps) != d.Iterations() {
-		t.Errorf("Monitor saw sweeps %v, Iterations() = %d", sweeps, d.Iterations())
+	// Iterations also counts the Newton steps of the finish (at most a
+	// few dozen), which the sweep Monitor does not see.
+	consecutive := len(sweeps) > 0
+	for i, s := range sweeps {
+		consecutive = consecutive && s == i+1
+	}
+	if extra := d.Iterations() - len(sweeps); !consecutive || extra < 0 || extra > 50 {
+		t.Errorf("Monitor saw %d sweeps (consecutive from 1: %v), Iterations() = %d", len(sweeps), consecutive, d.Iterations())
 	}
 }
 
