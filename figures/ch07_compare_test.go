@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dimredbook/book/datasets"
-	)
+)
 
 // X7.1: every method scored on every data set; the GP-LVM on oil beats the
 // book's best oil figure, GTM 30×30 with 11 nearest-neighbour errors (book
