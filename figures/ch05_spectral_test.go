@@ -55,7 +55,21 @@ func TestCh5SpectralFigures(t *testing.T) {
 			if le, lle := get(f, pre, "Laplacian"), get(f, pre, "LLE"); !(iso < le && iso < lle) {
 				t.Errorf("robot: Isomap Procrustes error %.3f not below LE %.3f and LLE %.3f", iso, le, lle)
 			}
+		case "X5.2":
+			// Every method has a panel (no "not run" placeholder).
+			d, _ := ch5Sixes()
+			for i, X := range d.X {
+				if X == nil {
+					t.Errorf("X5.2: %s not run: %s", ch5Methods[i].Name, d.NotRun[i])
+				}
+			}
 		case "X5.1":
+			d, _ := ch5Swiss()
+			for i, X := range d.X {
+				if X == nil {
+					t.Errorf("X5.1: %s not run: %s", ch5Methods[i].Name, d.NotRun[i])
+				}
+			}
 			const pre = "Procrustes"
 			iso := get(f, pre, "Isomap")
 			if iso > 0.2 {
