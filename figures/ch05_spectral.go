@@ -81,7 +81,7 @@ func ch5MVU(d *ch5Data) (*mat.Dense, string, error) {
 	title := fmt.Sprintf("MVU (k = %d)", d.K)
 	if n > 400 {
 		m = &dimred.Subsample{Method: &dimred.MVU{Q: 2, K: 6}, M: ch5MVUSubsample, K: 10}
-		title = fmt.Sprintf("MVU (%d-point subsample, k = 6)", ch5MVUSubsample)
+		title = fmt.Sprintf("MVU (m = %d, k = 6)", ch5MVUSubsample)
 	}
 	key := NewCacheKey("ch5mvu").String(d.Name).Matrix(d.Y).Ints([]int{d.K, n})
 	r, _, err := Cached(key, func() (ch5MVUResult, error) {
@@ -106,10 +106,10 @@ func ch5MVU(d *ch5Data) (*mat.Dense, string, error) {
 		return nil, "", err
 	}
 	if r.Jumps >= 0 {
-		title += fmt.Sprintf("; %d links jump a turn", r.Jumps)
+		title += fmt.Sprintf(": %d links jump a turn", r.Jumps)
 	}
 	if r.Note != "" {
-		title += "; SDP short of Tol"
+		title += " (SDP short of Tol)"
 	}
 	return r.X, title, nil
 }
@@ -471,7 +471,7 @@ func FigX5_1SwissRoll() (*Figure, error) {
 	}
 	return ch5TruthFigure("X5.1",
 		"The swiss roll (1000 points, k = 10) embedded by Laplacian eigenmaps, LLE, Isomap and MVU, beside the unrolled sheet (arc length, height). Colour follows the angle along the roll. Isomap, which preserves geodesic distances, recovers the sheet up to a similarity; LE and LLE keep the neighbourhoods but not the distances. "+
-			"MVU's dense SDP (cost ∝ (nk)³) is fitted to a fixed random subsample of 200 points with k = 6, the other 800 placed at the barycentre of their 10 nearest subsample points with LLE's reconstruction weights (dimred.Subsample); "+
+			"MVU's dense SDP (cost ∝ (nk)³) is fitted to a fixed random subsample of m = 200 points with k = 6, the other 800 placed at the barycentre of their 10 nearest subsample points with LLE's reconstruction weights (dimred.Subsample); "+
 			"at that density (5 times sparser than the roll) some of the 6 nearest neighbours lie on the next turn of the roll — the title counts these links with |Δt| > π, none in the full 1000-point graph — and MVU keeps every neighbour link as short as in the data, so a single such short circuit pins two turns together and the roll does not unroll (compare Isomap on all 1000 points). "+
 			"The noiseless roll's neighbourhoods are also affinely dependent, so the programme can stall short of its tolerance (MVU's stall policy); the title says when it did.",
 		d, "unrolled sheet (arc length, height)")

@@ -563,7 +563,7 @@ func FigX7_1Comparison() (*Figure, error) {
 			"the other 800 placed at the barycentre of their 10 nearest subsample points with LLE's reconstruction weights (dimred.Subsample). " +
 			fmt.Sprintf("Acyclic LLE on oil uses the regulariser 10⁻³: without it (the spectral paper's default for k ≤ p) oil's near-collinear parents give weights up to |w| = %.1f, "+
 				"whose variance the acyclic model compounds along the parent chains (var x_i ≥ Σ_j w_ji² var x_j): %d errors, coordinates up to %.0f. ", maxW, rawErr, rawMax) +
-			"GTM and the density network are not run on the 4096-pixel sixes.",
+			"Panel titles: m = 200 marks the subsampled fits. GTM and the density network are not run on the 4096-pixel sixes.",
 		Data: "oil, stick, robot_wireless, sixes",
 		Cols: 5,
 	}
@@ -572,9 +572,9 @@ func FigX7_1Comparison() (*Figure, error) {
 			p := compareScatter(s, oil.LabelNames)
 			switch s.Method {
 			case "MVU", "MEU", "DRILL":
-				p.Title.Text = fmt.Sprintf("%s (%d-point subsample): %d errors", s.Method, compareSubsampleN, s.NNErrors)
+				p.Title.Text = fmt.Sprintf("%s (m = %d): %d errors", s.Method, compareSubsampleN, s.NNErrors)
 			case "AcyclicLLE":
-				p.Title.Text = fmt.Sprintf("AcyclicLLE (reg 10⁻³): %d errors", s.NNErrors)
+				p.Title.Text = fmt.Sprintf("AcyclicLLE (reg 1e-3): %d errors", s.NNErrors)
 			}
 			fig.Panels = append(fig.Panels, p)
 		}
