@@ -54,6 +54,16 @@ type AcyclicLLE struct {
 	// Reg regularises the local Gram matrices, C_i + Reg·tr(C_i)·I. Zero
 	// means 1e-3 when k > p (the Roweis–Saul default, needed because C_i is
 	// then singular) and none otherwise; negative means none.
+	//
+	// Unregularised weights can be large when C_i is ill-conditioned
+	// (near-collinear or near-duplicate parents): they still sum to one,
+	// but with |w_ji| ≫ 1 and mixed signs. In the acyclic model
+	// x_i = Σ_j w_ji x_j + ε_i a point's variance is at least
+	// Σ_j w_ji² var(x_j), so such weights compound along the parent
+	// chains and the top eigenvectors of K pick out a few points at huge
+	// scale (oil, k = 10 ≤ p = 12: weights up to |w| ≈ 9, coordinates up
+	// to ~10⁴, 501 nearest-neighbour errors of 1000). Reg = 1e-3 bounds
+	// the weights; ParentsOf shows them.
 	Reg float64
 
 	n, q    int

@@ -73,6 +73,16 @@
 // Iterative methods have MaxIter, Tol and a Monitor callback; the package
 // never prints. Random choices use a Src rand.Source field (math/rand/v2);
 // nil means a fixed, documented seed, so every result is reproducible.
+//
+// Disconnected neighbourhood graphs: Isomap, LLE, LaplacianEigenmaps and MVU
+// share one setting, the field Disconnected (a neighbours.DisconnectedPolicy):
+// RefuseDisconnected, the zero value, returns an error wrapping
+// [ErrDisconnected]; [LargestComponent] embeds the largest component only
+// (LatentTo then has one row per point of the method's Kept); and
+// [ConnectComponents] joins every pair of components by its shortest edge,
+// as scikit-learn's Isomap does. Methods too costly for large n (MVU, MEU,
+// DRILL) can be run on a stated subsample with the rest placed by LLE's
+// reconstruction weights ([Subsample]).
 // Eigenvectors have a fixed sign: the entry of largest magnitude is positive.
 //
 // The same name means the same thing in every method. Each rule is

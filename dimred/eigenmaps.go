@@ -116,6 +116,12 @@ type LaplacianEigenmaps struct {
 	// Epsilon, if > 0, replaces the kNN graph by the ε graph joining
 	// points within distance ε.
 	Epsilon float64
+	// Disconnected is what Fit does when the graph has more than one
+	// component (each would bring its own zero eigenvalue): the zero
+	// value refuses (ErrDisconnected); LargestComponent embeds the
+	// largest component only (see Kept); ConnectComponents joins the
+	// components by their shortest edges (neighbours.DisconnectedPolicy).
+	Disconnected neighbours.DisconnectedPolicy
 
 	Weighting LEWeighting // HeatKernel (default) or ConstantWeights
 	Edges     LEEdges     // LEUnionEdges (default) or LEDirectedSum (the reference code's)
@@ -135,14 +141,16 @@ type LaplacianEigenmaps struct {
 	deg   []float64
 	vals  []float64 // q+1 smallest eigenvalues of L̂ (or L), ascending
 	x     *mat.Dense
+	kept  []int // rows of Y embedded (LargestComponent), nil for all
+	nAll  int   // rows of the Y given to Fit
 }
 
 // Fit builds the graph on the rows of Y (n×p), its weights and Laplacian,
 // and solves the eigenproblem. It panics if q ≤ 0 or k < 0; it returns an
 // error wrapping ErrTooFewPoints unless n ≥ q + 2 and n > k, ErrNaN for a
 // non-finite Y, ErrDisconnected
-// for a graph of more than one component (each component would bring its
-// own zero eigenvalue; embed components separately), ErrSingular when
+// for a graph of more than one component under the default Disconnected
+// policy (each component would bring its own zero eigenvalue), ErrSingular when
 // every heat-kernel weight of a point underflows to zero (t too small),
 // and ErrNotConverged from the eigensolver. Any error leaves the model
 // unfitted.
@@ -188,8 +196,16 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	if err != nil {
 		return err
 	}
-	if err := checkGraph("LaplacianEigenmaps", g); err != nil {
+	g, _, kept, err := checkGraph("LaplacianEigenmaps", g, Y, m.Disconnected)
+	if err != nil {
 		return err
+	}
+	if kept != nil {
+		if err := m.Fit(selectRows(Y, kept)); err != nil {
+			return err
+		}
+		m.kept, m.nAll = kept, n
+		return nil
 	}
 	A := g.Map(func(i, j int, d float64) float64 {
 		w := m.weight(d)
@@ -244,7 +260,7 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 		X = nontrivial(L, vecs, u, m.Q, math.Sqrt(float64(n)))
 	}
 	fixColumnSigns(X)
-	m.y, m.k, m.graph, m.lap, m.deg, m.vals, m.x = mat.DenseCopyOf(Y), k, A, L, deg, vals, X
+	m.y, m.k, m.graph, m.lap, m.deg, m.vals, m.x, m.nAll = mat.DenseCopyOf(Y), k, A, L, deg, vals, X, n
 	return nil
 }
 
@@ -275,8 +291,14 @@ func (m *LaplacianEigenmaps) weight(d float64) float64 {
 }
 
 func (m *LaplacianEigenmaps) reset() {
-	m.y, m.graph, m.lap, m.deg, m.vals, m.x = nil, nil, nil, nil, nil, nil
+	m.y, m.graph, m.lap, m.deg, m.vals, m.x, m.kept = nil, nil, nil, nil, nil, nil, nil
 }
+
+// Kept returns the rows of the fitted Y that the embedding holds, in
+// order: all of 0, …, n−1 unless Disconnected = LargestComponent dropped
+// the points outside the graph's largest component. Row r of LatentTo's X
+// is point Kept()[r] of Y.
+func (m *LaplacianEigenmaps) Kept() []int { m.mustFit(); return keptRows(m.kept, m.nAll) }
 
 func (m *LaplacianEigenmaps) mustFit() {
 	if m.x == nil {

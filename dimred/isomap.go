@@ -34,10 +34,12 @@ import (
 // covariance B = H K H (Implied). It is the one method of the family
 // whose implied precision is not sparse.
 //
-// A disconnected graph is an error wrapping ErrDisconnected (its message
-// names the components): geodesics between components are infinite, and
-// choosing the largest component silently drops points. Use
-// neighbours.ConnectedComponents and embed each component, or raise K.
+// Disconnected graphs: geodesics between components are infinite. By
+// default (Disconnected = RefuseDisconnected) Fit returns an error wrapping
+// ErrDisconnected that names the components; LargestComponent embeds the
+// largest component only (LatentTo then has one row per point of Kept);
+// ConnectComponents joins every pair of components by its shortest edge,
+// as scikit-learn's Isomap does (see neighbours.DisconnectedPolicy).
 //
 // Landmark Isomap (de Silva & Tenenbaum 2003, "Global versus local methods
 // in nonlinear dimensionality reduction"): with Landmarks = m > 0, m
@@ -61,6 +63,9 @@ type Isomap struct {
 	K int
 	// Epsilon, if > 0, replaces the kNN graph by the ε graph.
 	Epsilon float64
+	// Disconnected is what Fit does when the graph has more than one
+	// component; the zero value refuses (ErrDisconnected).
+	Disconnected neighbours.DisconnectedPolicy
 
 	// Landmarks, if > 0, is the number m of landmark points
 	// (q < m ≤ n) of landmark Isomap.
@@ -79,6 +84,8 @@ type Isomap struct {
 	geo   *mat.SymDense // n×n geodesics (full)
 	lgeo  *mat.Dense    // m×n geodesics from the landmarks
 	land  []int
+	kept  []int // rows of Y embedded (LargestComponent), nil for all
+	nAll  int   // rows of the Y given to Fit
 	mds   *ClassicalMDS
 	x     *mat.Dense
 	// sc is the power of two the model works at (linalg.UnitScale): y,
@@ -111,6 +118,7 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 	if err := checkSpectralY("Isomap", Y); err != nil {
 		return err
 	}
+	Y0 := Y
 	Y, sc := linalg.UnitScale(Y)
 	var g *linalg.CSR
 	if m.Epsilon > 0 {
@@ -121,8 +129,16 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 	if err != nil {
 		return err
 	}
-	if err := checkGraph("Isomap", g); err != nil {
+	g, _, kept, err := checkGraph("Isomap", g, Y, m.Disconnected)
+	if err != nil {
 		return err
+	}
+	if kept != nil {
+		if err := m.Fit(selectRows(Y0, kept)); err != nil {
+			return err
+		}
+		m.kept, m.nAll = kept, n
+		return nil
 	}
 	mds := &ClassicalMDS{Q: m.Q, Plain: true, FullSpectrum: m.FullSpectrum, Eigen: m.Eigen}
 	X := mat.NewDense(n, m.Q, nil)
@@ -164,7 +180,7 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 	if sc != 1 {
 		X.Scale(sc, X)
 	}
-	m.y, m.k, m.graph, m.mds, m.x, m.sc = mat.DenseCopyOf(Y), k, g, mds, X, sc
+	m.y, m.k, m.graph, m.mds, m.x, m.sc, m.nAll = mat.DenseCopyOf(Y), k, g, mds, X, sc, n
 	return nil
 }
 
@@ -190,8 +206,14 @@ func isomapRange(mds *ClassicalMDS, sc, maxG float64) error {
 	return nil
 }
 
+// Kept returns the rows of the fitted Y that the embedding holds, in
+// order: all of 0, …, n−1 unless Disconnected = LargestComponent dropped
+// the points outside the graph's largest component. Row r of LatentTo's X
+// is point Kept()[r] of Y.
+func (m *Isomap) Kept() []int { m.mustFit(); return keptRows(m.kept, m.nAll) }
+
 func (m *Isomap) reset() {
-	m.y, m.graph, m.geo, m.lgeo, m.land, m.mds, m.x = nil, nil, nil, nil, nil, nil, nil
+	m.y, m.graph, m.geo, m.lgeo, m.land, m.mds, m.x, m.kept = nil, nil, nil, nil, nil, nil, nil, nil
 }
 
 func (m *Isomap) mustFit() {

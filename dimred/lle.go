@@ -50,7 +50,13 @@ import (
 // (all neighbours coincide with y_i) the weights are 1/k.
 //
 // Connectivity: M's null space holds the vectors with x_i = Σ_j w_ij x_j
-// for all i. The union graph being connected is checked, but the directed
+// for all i, one per component of the union kNN graph. A disconnected
+// graph is refused (ErrDisconnected) unless Disconnected says otherwise:
+// LargestComponent embeds the largest component only (see Kept);
+// ConnectComponents joins every pair of components by its shortest edge
+// (a, b) and adds b to 𝒩(a) and a to 𝒩(b), so those points are
+// reconstructed from k + 1 (or more) neighbours. The union graph being
+// connected is checked, but the directed
 // neighbour graph can still have several closed classes (sets of points
 // whose neighbours all lie inside the set; the robot WiFi data with k = 7
 // has two), and then M has a null space of that dimension and the first
@@ -82,6 +88,9 @@ type LLE struct {
 	// Σ_i x_i ≠ 0. For comparison with that code only; false (the
 	// default) projects the constant out (see the type's doc).
 	DropLowest bool
+	// Disconnected is what Fit does when the kNN graph has more than one
+	// component; the zero value refuses (ErrDisconnected).
+	Disconnected neighbours.DisconnectedPolicy
 
 	Eigen *linalg.EigenSettings // sparse eigensolver settings; nil means defaults
 
@@ -93,6 +102,8 @@ type LLE struct {
 	vals  []float64
 	x     *mat.Dense
 	graph *linalg.CSR
+	kept  []int // rows of Y embedded (LargestComponent), nil for all
+	nAll  int   // rows of the Y given to Fit
 }
 
 // lleFallbackReg is the regulariser used when C_i is singular.
@@ -120,26 +131,54 @@ func (m *LLE) Fit(Y mat.Matrix) error {
 		return err
 	}
 	g := nb.Graph(neighbours.Union)
-	if err := checkGraph("LLE", g); err != nil {
+	g, added, kept, err := checkGraph("LLE", g, Y, m.Disconnected)
+	if err != nil {
 		return err
+	}
+	if kept != nil {
+		if err := m.Fit(selectRows(Y, kept)); err != nil {
+			return err
+		}
+		m.kept, m.nAll = kept, n
+		return nil
+	}
+	// 𝒩(i): the k nearest, then the far ends of any joining edges at i
+	// (ConnectComponents); off[i]:off[i+1] indexes point i's list.
+	extra := make([][]int, n)
+	for _, e := range added {
+		extra[e.I] = append(extra[e.I], e.J)
+		extra[e.J] = append(extra[e.J], e.I)
+	}
+	off := make([]int, n+1)
+	for i := 0; i < n; i++ {
+		off[i+1] = off[i] + k + len(extra[i])
+	}
+	idx := make([]int, off[n])
+	for i := 0; i < n; i++ {
+		copy(idx[off[i]:], nb.Index[i*k:(i+1)*k])
+		copy(idx[off[i]+k:off[i+1]], extra[i])
 	}
 	Yd := dense.AsDense(Y)
 	reg := m.reg(k, p)
-	wv := make([]float64, n*k)
+	wv := make([]float64, off[n])
 	parallel.For(n, 64, func(lo, hi int) {
 		ws := newLLEWork(k, p)
 		for i := lo; i < hi; i++ {
-			ws.weights(wv[i*k:(i+1)*k], Yd.RawRowView(i), Yd, nb.Index[i*k:(i+1)*k], reg)
+			w := ws
+			if extra[i] != nil {
+				w = newLLEWork(off[i+1]-off[i], p)
+			}
+			w.weights(wv[off[i]:off[i+1]], Yd.RawRowView(i), Yd, idx[off[i]:off[i+1]], reg)
 		}
 	})
 	// I − W as CSR, then M = (I − W)ᵀ(I − W).
-	ii := make([]int, 0, n*(k+1))
-	jj := make([]int, 0, n*(k+1))
-	vv := make([]float64, 0, n*(k+1))
+	ii := make([]int, 0, n+off[n])
+	jj := make([]int, 0, n+off[n])
+	vv := make([]float64, 0, n+off[n])
 	for i := 0; i < n; i++ {
 		ii, jj, vv = append(ii, i), append(jj, i), append(vv, 1)
-		for t := 0; t < k; t++ {
-			ii, jj, vv = append(ii, i), append(jj, nb.Index[i*k+t]), append(vv, -wv[i*k+t])
+		for t := off[i]; t < off[i+1]; t++ {
+			ii, jj, vv = append(ii, i), append(jj, idx[t]), append(vv, -wv[t])
 		}
 	}
 	IW := linalg.NewCSR(n, ii, jj, vv)
@@ -162,9 +201,15 @@ func (m *LLE) Fit(Y mat.Matrix) error {
 		}
 		return -v
 	})
-	m.y, m.k, m.nb, m.w, m.mm, m.vals, m.x, m.graph = mat.DenseCopyOf(Y), k, nb, W, M, vals, X, g
+	m.y, m.k, m.nb, m.w, m.mm, m.vals, m.x, m.graph, m.nAll = mat.DenseCopyOf(Y), k, nb, W, M, vals, X, g, n
 	return nil
 }
+
+// Kept returns the rows of the fitted Y that the embedding holds, in
+// order: all of 0, …, n−1 unless Disconnected = LargestComponent dropped
+// the points outside the graph's largest component. Row r of LatentTo's X
+// is point Kept()[r] of Y.
+func (m *LLE) Kept() []int { m.mustFit(); return keptRows(m.kept, m.nAll) }
 
 // lleShiftInvertMin is the smallest n solved by shift-invert.
 const lleShiftInvertMin = 1000
@@ -200,7 +245,7 @@ func (m *LLE) reg(k, p int) float64 {
 }
 
 func (m *LLE) reset() {
-	m.y, m.nb, m.w, m.mm, m.vals, m.x, m.graph = nil, nil, nil, nil, nil, nil, nil
+	m.y, m.nb, m.w, m.mm, m.vals, m.x, m.graph, m.kept = nil, nil, nil, nil, nil, nil, nil, nil
 }
 
 func (m *LLE) mustFit() {

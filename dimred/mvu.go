@@ -88,6 +88,13 @@ type MVU struct {
 	Shared bool
 	// Inequality makes every distance constraint an upper bound.
 	Inequality bool
+	// Disconnected is what Fit does when the graph has more than one
+	// component (the programme is then unbounded): the zero value
+	// refuses (ErrDisconnected); LargestComponent embeds the largest
+	// component only (see Kept); ConnectComponents adds the components'
+	// shortest joining edges as distance constraints
+	// (neighbours.DisconnectedPolicy).
+	Disconnected neighbours.DisconnectedPolicy
 
 	// Tol is the relative tolerance of the SDP stopping rule; 0 means 1e-7.
 	Tol float64
@@ -107,6 +114,8 @@ type MVU struct {
 	vals   []float64 // all n eigenvalues of K, descending
 	x      *mat.Dense
 	report SDPReport
+	kept   []int // rows of Y embedded (LargestComponent), nil for all
+	nAll   int   // rows of the Y given to Fit
 }
 
 // MVUConstraint is one distance constraint of an MVU fit: the pair I < J
@@ -153,7 +162,8 @@ type SDPReport struct {
 // modified), solves the MVU programme and extracts the embedding. It
 // returns an error wrapping ErrNaN for a non-finite entry of Y,
 // ErrTooFewPoints for n < 2 or k ≥ n, ErrDisconnected when the graph has
-// more than one component (the programme is then unbounded: raise K),
+// more than one component and Disconnected is RefuseDisconnected (the
+// programme is then unbounded: raise K, or choose another policy),
 // ErrOverflow when squared distances overflow, ErrSingular when the
 // solver breaks down without an iterate or reports infeasibility (the
 // programme is feasible by construction, so either is numerical), and
@@ -194,7 +204,15 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		return fmt.Errorf("dimred: MVU neighbours: %w", err)
 	}
 	g := nb.Graph(neighbours.Union)
-	if err := checkGraph(fmt.Sprintf("MVU with k = %d", k), g); err != nil {
+	g, _, kept, err := checkGraph(fmt.Sprintf("MVU with k = %d", k), g, yd, m.Disconnected)
+	if err != nil {
+		return err
+	}
+	if kept != nil {
+		err := m.Fit(selectRows(yd, kept))
+		if m.x != nil { // fitted, possibly with ErrNotConverged
+			m.kept, m.nAll = kept, n
+		}
 		return err
 	}
 	cons := mvuConstraints(g, m.Shared)
@@ -293,7 +311,7 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		rep.Objective *= s2
 		rep.DualObjective *= s2
 	}
-	m.n, m.q = n, q
+	m.n, m.q, m.nAll = n, q, n
 	m.graph, m.cons, m.kern, m.vals, m.x, m.report = g, cons, K, vals, x, rep
 	return keep
 }
@@ -301,7 +319,7 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 // reset forgets the current fit.
 func (m *MVU) reset() {
 	m.n, m.q = 0, 0
-	m.graph, m.cons, m.kern, m.vals, m.x = nil, nil, nil, nil, nil
+	m.graph, m.cons, m.kern, m.vals, m.x, m.kept = nil, nil, nil, nil, nil, nil
 	m.report = SDPReport{}
 }
 
@@ -310,6 +328,12 @@ func (m *MVU) mustFit() {
 		panic("dimred: MVU used before Fit")
 	}
 }
+
+// Kept returns the rows of the fitted Y that the embedding holds, in
+// order: all of 0, …, n−1 unless Disconnected = LargestComponent dropped
+// the points outside the graph's largest component. Row r of LatentTo's X
+// is point Kept()[r] of Y.
+func (m *MVU) Kept() []int { m.mustFit(); return keptRows(m.kept, m.nAll) }
 
 // mvuConstraints lists the edges i < j of g and, with shared, the pairs
 // joined through a common neighbour, sorted by (I, J).

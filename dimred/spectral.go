@@ -180,23 +180,80 @@ func bottomEigen(name string, L *linalg.CSR, q int, s *linalg.EigenSettings) ([]
 }
 
 // checkGraph returns an error wrapping ErrOverflow when an edge length of
-// g overflowed (finite data of huge magnitude) and ErrDisconnected when g
-// has more than one component.
-func checkGraph(name string, g *linalg.CSR) error {
+// g overflowed (finite data of huge magnitude), and applies the policy pol
+// when g (the neighbourhood graph of the rows of Y) has more than one
+// component (see neighbours.DisconnectedPolicy):
+//
+//   - RefuseDisconnected: an error wrapping ErrDisconnected;
+//   - LargestComponent: kept lists the rows of the largest component (the
+//     caller refits on them, fitKept); g is returned unchanged;
+//   - ConnectComponents: the graph with the components' shortest joining
+//     edges added, and those edges.
+//
+// A connected g is returned as it is, with kept and added nil.
+func checkGraph(name string, g *linalg.CSR, Y mat.Matrix, pol neighbours.DisconnectedPolicy) (out *linalg.CSR, added []neighbours.Edge, kept []int, err error) {
+	pol.Valid()
 	for i := 0; i < g.N; i++ {
 		cols, vals := g.Row(i)
 		for t, v := range vals {
 			// Every method squares its neighbour distances (heat kernel,
 			// local Gram matrix, distance constraints, MDS on geodesics).
 			if math.IsInf(v*v, 0) || math.IsNaN(v) {
-				return errs.Overflowf("%s: the squared distance between points %d and %d (%v²) overflows", name, i, cols[t], v)
+				return nil, nil, nil, errs.Overflowf("%s: the squared distance between points %d and %d (%v²) overflows", name, i, cols[t], v)
 			}
 		}
 	}
-	if err := neighbours.CheckConnected(g); err != nil {
-		return errs.Wrap(err, name+" neighbourhood graph")
+	cerr := neighbours.CheckConnected(g)
+	if cerr == nil {
+		return g, nil, nil, nil
 	}
-	return nil
+	switch pol {
+	case LargestComponent:
+		kept, _ = neighbours.LargestComponentOf(g)
+		return g, nil, kept, nil
+	case ConnectComponents:
+		out, added = neighbours.ConnectGraph(g, Y)
+		for _, e := range added {
+			if math.IsInf(e.Dist*e.Dist, 0) {
+				return nil, nil, nil, errs.Overflowf("%s: the squared distance between points %d and %d (%v²) joining two components overflows", name, e.I, e.J, e.Dist)
+			}
+		}
+		return out, added, nil, nil
+	}
+	return nil, nil, nil, errs.Wrap(cerr, name+" neighbourhood graph")
+}
+
+// The policies of neighbours.DisconnectedPolicy, re-exported so that a
+// method's Disconnected field reads dimred.LargestComponent.
+const (
+	RefuseDisconnected = neighbours.RefuseDisconnected
+	LargestComponent   = neighbours.LargestComponent
+	ConnectComponents  = neighbours.ConnectComponents
+)
+
+// selectRows returns the rows idx of Y as a new len(idx)×p matrix.
+func selectRows(Y mat.Matrix, idx []int) *mat.Dense {
+	_, p := Y.Dims()
+	out := mat.NewDense(len(idx), p, nil)
+	for r, i := range idx {
+		for c := 0; c < p; c++ {
+			out.Set(r, c, Y.At(i, c))
+		}
+	}
+	return out
+}
+
+// keptRows returns a copy of kept, or 0, …, n−1 when kept is nil (every
+// row embedded): the Kept result of the neighbourhood methods.
+func keptRows(kept []int, n int) []int {
+	if kept != nil {
+		return append([]int(nil), kept...)
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 // exactSquared recomputes the squared distances between y and the rows idx

@@ -63,7 +63,21 @@ func TestCh5SpectralFigures(t *testing.T) {
 			if c := get(f, "LLE: |mean|/sd of x₁", "constant"); !(c <= 1e-8) {
 				t.Errorf("robot LLE: |mean|/sd of x₁ = %.3g, want ≤ 1e-8", c)
 			}
+		case "X5.2":
+			// Every method has a panel (no "not run" placeholder).
+			d, _ := ch5Sixes()
+			for i, X := range d.X {
+				if X == nil {
+					t.Errorf("X5.2: %s not run: %s", ch5Methods[i].Name, d.NotRun[i])
+				}
+			}
 		case "X5.1":
+			d, _ := ch5Swiss()
+			for i, X := range d.X {
+				if X == nil {
+					t.Errorf("X5.1: %s not run: %s", ch5Methods[i].Name, d.NotRun[i])
+				}
+			}
 			const pre = "Procrustes"
 			iso := get(f, pre, "Isomap")
 			if iso > 0.2 {

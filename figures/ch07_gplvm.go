@@ -10,7 +10,6 @@ import (
 	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/dimred"
 
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -38,10 +37,11 @@ func FigX7_2OilSparseGPLVM() (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := gp.Model.(*dimred.GPLVM)
-	var Z mat.Dense
-	g.InducingTo(&Z)
-	right := compareScatter(gp)
+	Z := gp.Z
+	if Z == nil {
+		return nil, fmt.Errorf("figures: the oil GP-LVM of the comparison has no inducing inputs")
+	}
+	right := compareScatter(gp, datasets.OilLabelNames)
 	right.Title.Text = fmt.Sprintf("(b) sparse GP-LVM, m = 100: %d errors", gp.NNErrors)
 	zr, _ := Z.Dims()
 	zx, zy := make([]float64, zr), make([]float64, zr)
@@ -49,7 +49,7 @@ func FigX7_2OilSparseGPLVM() (*Figure, error) {
 		zx[i], zy[i] = Z.At(i, 0), Z.At(i, 1)
 	}
 	right.Add(scatter(zx, zy, color.Black, 2.5, draw.BoxGlyph{}))
-	left := compareScatter(pca)
+	left := compareScatter(pca, datasets.OilLabelNames)
 	left.Title.Text = fmt.Sprintf("(a) PCA: %d errors", pca.NNErrors)
 	return &Figure{
 		ID: "X7.2",
@@ -58,7 +58,7 @@ func FigX7_2OilSparseGPLVM() (*Figure, error) {
 			"Nearest-neighbour errors in the titles (GTM 30×30 in the book's Fig 6.10(c): 11).",
 		Data:    "oil",
 		Panels:  []*plot.Plot{left, right},
-		Numbers: []Number{Ours("PCA 1-NN errors", float64(pca.NNErrors)), Ours("sparse GP-LVM 1-NN errors", float64(gp.NNErrors)), Ours("sparse GP-LVM log-likelihood bound", g.LogLikelihood())},
+		Numbers: []Number{Ours("PCA 1-NN errors", float64(pca.NNErrors)), Ours("sparse GP-LVM 1-NN errors", float64(gp.NNErrors)), Ours("sparse GP-LVM log-likelihood bound", gp.LogLikelihood)},
 	}, nil
 }
 

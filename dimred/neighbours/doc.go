@@ -13,6 +13,25 @@
 // no representable distance overflows. Geodesics run one Dijkstra per
 // source on all cores, on the graph taken as undirected (Undirected). Data
 // properties — a NaN or negative edge weight, a point of zero degree, a
-// graph of no points — are returned as errors, not panics. A disconnected graph where a connected one is needed is an error
-// wrapping ErrDisconnected (a *DisconnectedError naming the components).
+// graph of no points — are returned as errors, not panics.
+//
+// Disconnected graphs. A kNN graph can fall apart into components (groups
+// of near-duplicate points do it to the oil data for every k ≤ 30). The
+// methods that need a connected graph — Isomap, Laplacian eigenmaps, LLE
+// and MVU in package dimred — share one setting, their Disconnected field
+// of type DisconnectedPolicy:
+//
+//   - RefuseDisconnected (the zero value): an error wrapping
+//     ErrDisconnected, a *DisconnectedError naming the components;
+//   - LargestComponent: embed the largest component only; the method's
+//     LatentTo then has one row per kept point and its Kept method names
+//     the kept rows of Y (LargestComponentOf);
+//   - ConnectComponents: join every pair of components by its shortest
+//     edge, as scikit-learn's Isomap does since version 1.0, and embed
+//     every point (JoiningEdges, ConnectGraph).
+//
+// MEU and DRILL fit a regularised precision (γ I, the penalty ρ) that is
+// proper on any graph, and AcyclicLLE's parent graph is connected by
+// construction (every point but the last has a later parent), so they do
+// not check connectivity.
 package neighbours
