@@ -87,6 +87,14 @@ func perplexityRows(d2 []float64, n, k int, perp float64) []float64 {
 			for _, v := range d {
 				dmin = math.Min(dmin, v)
 			}
+			if math.IsInf(dmin, 1) {
+				// Every neighbour infinitely far (a new point beyond the
+				// float64 range of the training data): all equally likely.
+				for m := range p {
+					p[m] = 1 / float64(k)
+				}
+				continue
+			}
 			beta, blo, bhi := 1.0, 0.0, math.Inf(1)
 			// Scale the first guess to the data: β·(mean d² − min d²) ≈ 1.
 			mean := 0.0
