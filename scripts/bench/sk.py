@@ -135,7 +135,7 @@ def embed(d, make):
     t = time.perf_counter()
     X = m.fit_transform(Y)
     s = time.perf_counter() - t
-    save(d, "X", X)
+    save(d, "X", np.asarray(X, dtype=np.float64))  # TSNE and UMAP return float32
     return s, {}
 
 
@@ -178,11 +178,33 @@ def task_spectral(d):
     return s, {}
 
 
+def task_tsne(d):
+    # Barnes-Hut t-SNE with the settings of dimred.TSNE's defaults: PCA
+    # start, learning rate "auto", perplexity 30 (10 below 1000 points),
+    # 1000 iterations; all cores.
+    from sklearn.manifold import TSNE
+    Y = load(d, "Y")
+    perp = 30 if Y.shape[0] >= 1000 else 10
+    return embed(d, lambda p: TSNE(n_components=p["q"], perplexity=perp, init="pca",
+                                   learning_rate="auto", n_iter=1000, random_state=0, n_jobs=-1))
+
+
+def task_umap(d):
+    # umap-learn with its defaults and no random_state (a fixed seed makes
+    # it single-threaded); numba compiles its kernels on first use, so a
+    # small fit first (not timed) leaves only the computation in the time.
+    import umap
+    Y = load(d, "Y")
+    umap.UMAP(n_components=2).fit_transform(Y[: min(300, Y.shape[0])])
+    return embed(d, lambda p: umap.UMAP(n_components=p["q"]))
+
+
 def info():
     import scipy
     import sklearn
     out = {"python": sys.version.split()[0], "numpy": np.__version__, "scipy": scipy.__version__,
            "sklearn": sklearn.__version__, "blas": "unknown",
+           "umap-learn": _umap_version(),
            "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE", "")}
     try:
         from threadpoolctl import threadpool_info
@@ -194,6 +216,14 @@ def info():
     except Exception as e:  # threadpoolctl missing: say so, do not fail
         out["blas"] = "unknown (threadpoolctl: %s)" % e
     return out
+
+
+def _umap_version():
+    try:
+        import umap
+        return umap.__version__
+    except Exception:  # not installed: the umap rows report an error
+        return "not installed"
 
 
 def main():
