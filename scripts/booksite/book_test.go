@@ -118,7 +118,15 @@ func TestBook(t *testing.T) {
 	links := &linkChecker{base: srv.URL, pages: map[string]string{}}
 	pageLinks := map[string][]string{} // page → the links on it
 	chapters := 0
+	typeset := map[string]typesetChapter{} // chapter page → its typeset content, for the PDF
+	var reprint []byte                     // the book printed a second time
+	printed := false
 	for i, p := range man.Pages {
+		if !p.Chapter && !printed && man.PDF != "" {
+			// Every chapter is typeset: print the book (the index links to it).
+			printed = true
+			t.Run("print", func(t *testing.T) { reprint = printForTest(t, bctx, srv.URL, dir, typeset) })
+		}
 		t.Run(p.Path, func(t *testing.T) {
 			start := time.Now()
 			res := openPage(t, bctx, srv.URL+"/"+p.Path, p)
@@ -127,6 +135,9 @@ func TestBook(t *testing.T) {
 				t.Error(err)
 			}
 			pageLinks[p.Path] = res.links
+			if p.Chapter {
+				typeset[p.Path] = res.typeset
+			}
 			for _, a := range p.Anchors {
 				if !res.ids[a] {
 					t.Errorf("figure anchor #%s missing", a)
@@ -182,7 +193,7 @@ func TestBook(t *testing.T) {
 	t.Run("search", func(t *testing.T) { testSearch(t, bctx, srv.URL) })
 	t.Run("dark", func(t *testing.T) { testDark(t, bctx, srv.URL, man, shots) })
 	if man.PDF != "" || require {
-		t.Run("pdf", func(t *testing.T) { testPDF(t, dir, man, shots) })
+		t.Run("pdf", func(t *testing.T) { testPDF(t, dir, man, shots, reprint) })
 	}
 
 	// Opened straight from the folder (file://), a chapter must work as well:
@@ -235,6 +246,7 @@ type pageResult struct {
 	ids                      map[string]bool
 	prev, next               string
 	screenshot, figureShot   []byte
+	typeset                  typesetChapter
 }
 
 // checkJS gathers the page's checks in one evaluation.
@@ -412,6 +424,11 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 		t.Fatal(err)
 	}
 	if p.Chapter {
+		tc, err := readTypeset(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.typeset = tc
 		// The first figure (when there is one).
 		var hasFig bool
 		if err := chromedp.Run(ctx,

@@ -46,6 +46,7 @@ func main() {
 	minisearch := flag.String("minisearch", ".cache/npm/node_modules/minisearch/dist/umd/index.js", "the MiniSearch script of the search page (npm package minisearch)")
 	darkTheme := flag.String("dark-theme", "", "JupyterLab's dark theme variables (nbconvert's lab/static/theme-dark.css; found with jupyter --paths when empty)")
 	pdf := flag.Bool("pdf", false, "also print the whole book to book.pdf with headless Chromium")
+	pdfTest := flag.Bool("pdf-test", false, "link book.pdf, which the browser test prints from the chapters it typesets")
 	serve := flag.String("serve", "", "after building, serve the site on this address (e.g. localhost:8000)")
 	noBuild := flag.Bool("nobuild", false, "serve the existing site without building it")
 	flag.Parse()
@@ -54,7 +55,7 @@ func main() {
 	if !*noBuild {
 		start := time.Now()
 		s, err := build(config{out: *out, notebooks: *nbdir, report: *report, mathjax: *mathjax, echarts: *echarts,
-			minisearch: *minisearch, darkTheme: *darkTheme, pdf: *pdf})
+			minisearch: *minisearch, darkTheme: *darkTheme, pdf: *pdf, pdfTest: *pdfTest})
 		if err != nil {
 			log("%v", err)
 			os.Exit(1)
@@ -62,7 +63,7 @@ func main() {
 		log("%d pages (%d chapters, %d figures, %d interactive views; SVG font: %s) in %s, %.1f s",
 			s.Pages, s.Chapters, s.Figures, s.Interactive, s.Font, filepath.Join(*out, "index.html"), time.Since(start).Seconds())
 		if *pdf {
-			log("book.pdf printed in %.1f s (%s)", s.PDFSeconds, strings.Join(Timings, ", "))
+			log("book.pdf printed in %.1f s", s.PDFSeconds)
 		}
 	}
 	if *serve != "" {
@@ -82,6 +83,7 @@ func main() {
 type config struct {
 	out, notebooks, report, mathjax, echarts, minisearch, darkTheme string
 	pdf                                                             bool // print book.pdf
+	pdfTest                                                         bool // the browser test prints book.pdf
 }
 
 // manifest is pages.json: what the browser test must find on each page.
@@ -197,6 +199,9 @@ func build(c config) (stats, error) {
 		nb.prepare(figFile)
 		nbs = append(nbs, nb)
 		names[nb.Name] = true
+	}
+	if _, err := renderDetails(nbs); err != nil {
+		return st, err
 	}
 	tmp, err := os.MkdirTemp("", "book-")
 	if err != nil {
@@ -314,7 +319,7 @@ func build(c config) (stats, error) {
 	}
 	sort.Strings(sources)
 	site := &siteData{Chapters: nbs, Figures: figs, FigurePage: figPage, PageTitle: pageTitle, FuncSource: funcSource,
-		Packages: pkgs, Legend: legend, Footer: footer, PDF: c.pdf}
+		Packages: pkgs, Legend: legend, Footer: footer, PDF: c.pdf || c.pdfTest}
 	for _, p := range []struct{ file, title string }{
 		{"index.html", "Contents"}, {"report.html", "Reproduction report"}, {"methods.html", "Methods"}, {"search.html", "Search"},
 	} {
@@ -365,10 +370,12 @@ func build(c config) (stats, error) {
 	}
 	if c.pdf {
 		t := time.Now()
-		if err := printPDF(c.out); err != nil {
+		if err := printPDF(c.out, nbs); err != nil {
 			return st, err
 		}
 		st.PDFSeconds = time.Since(t).Seconds()
+	}
+	if c.pdf || c.pdfTest {
 		man.PDF = "book.pdf"
 	}
 	man.Sources = len(sources)

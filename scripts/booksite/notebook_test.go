@@ -206,3 +206,23 @@ func TestSectionDocs(t *testing.T) {
 		t.Errorf("sectionDocs:\n got %+v\nwant %+v", docs, want)
 	}
 }
+
+// TestRenderDetails: the Markdown inside a <details> element (the
+// exercises' solutions) is rendered as nbconvert renders Markdown, maths
+// left for MathJax; nbconvert alone passed it through as typed.
+func TestRenderDetails(t *testing.T) {
+	src := "Before.\n\n<details><summary><b>Exercise 2</b> — when?</summary>\n\n`highdim.EggMasses` is **fast**; $a_1*b_2$ [more](02-b.ipynb).\n\n</details>"
+	nb := &notebook{Name: "01-x", JSON: map[string]any{"cells": []any{
+		map[string]any{"cell_type": "markdown", "source": []any{src}},
+	}}}
+	n, err := renderDetails([]*notebook{nb})
+	if err != nil {
+		t.Skipf("nbconvert's Markdown filter unavailable: %v", err)
+	}
+	got := joinText(nb.cells()[0]["source"])
+	want := "Before.\n\n<details><summary><b>Exercise 2</b> — when?</summary>\n" +
+		`<p><code>highdim.EggMasses</code> is <strong>fast</strong>; $a_1*b_2$ <a href="02-b.ipynb">more</a>.</p>` + "\n</details>"
+	if n != 1 || got != want {
+		t.Errorf("renderDetails: %d rendered\n got %q\nwant %q", n, got, want)
+	}
+}

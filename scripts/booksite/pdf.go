@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -18,32 +19,27 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The whole book as one PDF. scripts/book joins the chapter pages into one
-// page, book-print.html — a title page, the contents, then every chapter in
-// order — and headless Chromium prints it (chromedp's print-to-PDF) once
-// MathJax has typeset it: text stays text, the SVG figures stay vectors,
-// each page has its number in the footer.
+// The whole book as one PDF. scripts/book writes book-print.html — a title
+// page, the contents, and an empty section per chapter — and headless
+// Chromium fills it with the chapters as typeset in their own pages
+// (MathJax's CommonHTML output is HTML and CSS, with its styles) and prints
+// it (chromedp's print-to-PDF): text stays text, the SVG figures stay
+// vectors, each page has its number in the footer. Typesetting chapter by
+// chapter is much faster than 2000 formulas in one page, and the browser
+// test, which typesets every chapter anyway, prints the book from its pages.
 
-type runtimeEvaluate = runtime.EvaluateParams
-
-// Timings are the stages of the last PrintBook, for the log.
-var Timings []string
-
-// printPage is the file name of the joined page.
+// printPage is the file name of the book's print page.
 const printPage = "book-print.html"
 
 var (
-	mainRE      = regexp.MustCompile(`(?s)<main class="book-chapter">(.*)</main>`)
 	headEndRE   = regexp.MustCompile(`(?s)^(.*?)<body[^>]*>`)
 	titleTagRE  = regexp.MustCompile(`(?s)<title>.*?</title>`)
-	mathjaxCfRE = regexp.MustCompile(`(?s)CommonHTML: \{\s*linebreaks: \{\s*automatic: true\s*\}\s*\}`)
+	mathjaxSrRE = regexp.MustCompile(`(?s)<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->`)
 )
 
-// writePrintPage writes book-print.html from the chapter pages already in
-// out. The head (nbconvert's styles, MathJax and its configuration) is the
-// first chapter's; MathJax's automatic line breaking and its assistive
-// MathML, which double the typesetting time of 2000 formulas and add
-// nothing on paper, are off.
+// writePrintPage writes book-print.html. Its head is the first chapter's
+// (nbconvert's styles and the book's), without MathJax: the chapters come
+// typeset.
 func writePrintPage(out string, nbs []*notebook, built string) error {
 	if len(nbs) == 0 {
 		return fmt.Errorf("no chapters to print")
@@ -58,7 +54,7 @@ func writePrintPage(out string, nbs []*notebook, built string) error {
 	}
 	head := string(m[1])
 	head = titleTagRE.ReplaceAllString(head, "<title>Dimensionality Reduction for Machine Learning — the executable companion</title>")
-	head = mathjaxCfRE.ReplaceAllString(head, `CommonHTML: { linebreaks: { automatic: false } }, menuSettings: { assistiveMML: false }, "fast-preview": { disabled: true }`)
+	head = mathjaxSrRE.ReplaceAllString(head, "")
 	var b strings.Builder
 	b.WriteString(head)
 	b.WriteString(`<body class="jp-Notebook book-print" data-jp-theme-light="true">` + "\n")
@@ -77,18 +73,93 @@ every chapter a notebook, executed, with the book's figures reproduced and its n
 	}
 	b.WriteString("</ol>\n</section>\n")
 	for _, nb := range nbs {
-		p, err := os.ReadFile(filepath.Join(out, nb.Page()))
-		if err != nil {
-			return err
-		}
-		mm := mainRE.FindSubmatch(p)
-		if mm == nil {
-			return fmt.Errorf("%s: no <main class=\"book-chapter\">", nb.Page())
-		}
-		fmt.Fprintf(&b, "<section class=\"book-print-chapter\" id=\"book-%s\">\n%s\n</section>\n", nb.Name, mm[1])
+		fmt.Fprintf(&b, "<section class=\"book-print-chapter\" id=\"book-%s\" data-page=\"%s\"></section>\n", nb.Name, nb.Page())
 	}
 	b.WriteString("</body>\n</html>\n")
 	return os.WriteFile(filepath.Join(out, printPage), []byte(b.String()), 0o644)
+}
+
+// typesetChapter is a chapter page as the browser shows it after MathJax:
+// its main content and MathJax's styles.
+type typesetChapter struct {
+	Main   string `json:"main"`
+	Styles string `json:"styles"`
+}
+
+// typesetJS reads a typeset chapter page.
+const typesetJS = `(() => ({
+  main: (document.querySelector('main.book-chapter') || document.body).innerHTML,
+  styles: Array.from(document.querySelectorAll('head style')).filter(s => /mjx-|MJXc|MathJax/.test(s.textContent))
+    .map(s => s.outerHTML).join('\n'),
+}))()`
+
+// readTypeset returns the typeset chapter in the tab ctx (MathJax done).
+func readTypeset(ctx context.Context) (typesetChapter, error) {
+	var tc typesetChapter
+	err := chromedp.Run(ctx, chromedp.Evaluate(typesetJS, &tc))
+	return tc, err
+}
+
+// fillJS puts the typeset chapters into the print page's sections and
+// MathJax's styles (once each) into its head; it resolves when fonts and
+// images have loaded.
+const fillJS = `((chapters) => {
+  const seen = new Set();
+  for (const sec of document.querySelectorAll('section.book-print-chapter')) {
+    const c = chapters[sec.dataset.page];
+    if (!c) throw new Error('no typeset chapter for ' + sec.dataset.page);
+    sec.innerHTML = c.main;
+    if (!seen.has(c.styles)) { seen.add(c.styles); document.head.insertAdjacentHTML('beforeend', c.styles); }
+  }
+  // The notebooks' own navigation lines and links between chapter pages point at the site.
+  return Promise.all(Array.from(document.images).map(i => i.complete ? 0 : new Promise(r => { i.onload = i.onerror = r; })))
+    .then(() => document.fonts.ready).then(() => document.images.length);
+})`
+
+// printFooter is each PDF page's footer: its number of the total.
+const printFooter = `<div style="font-family: 'DejaVu Sans', sans-serif; font-size: 8px; width: 100%; text-align: center; color: #555;">` +
+	`<span class="pageNumber"></span> / <span class="totalPages"></span></div>`
+
+// printBook opens base/book-print.html in a new tab of bctx, fills it with
+// the typeset chapters (page name → chapter) and prints it times times
+// (the test prints twice to see the page count stable): A4, backgrounds
+// printed, page numbers in the footer.
+func printBook(bctx context.Context, base string, chapters map[string]typesetChapter, times int) ([][]byte, error) {
+	ctx, cancel := chromedp.NewContext(bctx)
+	defer cancel()
+	ctx, tcancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer tcancel()
+	js, err := json.Marshal(chapters)
+	if err != nil {
+		return nil, err
+	}
+	var images int
+	if err := chromedp.Run(ctx,
+		chromedp.Navigate(base+"/"+printPage),
+		chromedp.Evaluate(fillJS+"("+string(js)+")", &images, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+	); err != nil {
+		return nil, fmt.Errorf("%s: %w", printPage, err)
+	}
+	var pdfs [][]byte
+	for i := 0; i < times; i++ {
+		var pdf []byte
+		if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			var err error
+			pdf, _, err = page.PrintToPDF().
+				WithPrintBackground(true).
+				WithPaperWidth(8.27).WithPaperHeight(11.69). // A4, inches
+				WithMarginTop(0.6).WithMarginBottom(0.7).WithMarginLeft(0.6).WithMarginRight(0.6).
+				WithDisplayHeaderFooter(true).
+				WithHeaderTemplate(`<div></div>`).
+				WithFooterTemplate(printFooter).
+				Do(ctx)
+			return err
+		})); err != nil {
+			return nil, fmt.Errorf("printing %s: %w", printPage, err)
+		}
+		pdfs = append(pdfs, pdf)
+	}
+	return pdfs, nil
 }
 
 // chromium finds the browser: $CHROMIUM, else the first on PATH.
@@ -131,85 +202,50 @@ const mathJaxDoneJS = `new Promise(resolve => {
   wait();
 })`
 
-// printFooter is each PDF page's footer: its number of the total.
-const printFooter = `<div style="font-family: 'DejaVu Sans', sans-serif; font-size: 8px; width: 100%; text-align: center; color: #555;">` +
-	`<span class="pageNumber"></span> / <span class="totalPages"></span></div>`
-
-// PrintBook loads the site's print page in a browser (served over HTTP
-// from dir, as a reader's server would), waits for MathJax and the images,
-// and returns the PDF: A4, backgrounds printed, page numbers in the footer.
-func PrintBook(bctx context.Context, dir string) ([]byte, error) {
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	defer srv.Close()
-	tctx, cancel := chromedp.NewContext(bctx)
-	defer cancel()
-	tctx, tcancel := context.WithTimeout(tctx, 8*time.Minute)
-	defer tcancel()
-	var typeset bool
-	var pdf []byte
-	start := time.Now()
-	err := chromedp.Run(tctx,
-		chromedp.Navigate(srv.URL+"/"+printPage),
-		chromedp.ActionFunc(func(context.Context) error {
-			Timings = append(Timings, fmt.Sprintf("loaded %.1f s", time.Since(start).Seconds()))
-			return nil
-		}),
-		chromedp.Evaluate(mathJaxDoneJS, &typeset, func(p *runtimeEvaluate) *runtimeEvaluate { return p.WithAwaitPromise(true) }),
-		chromedp.ActionFunc(func(context.Context) error {
-			Timings = append(Timings, fmt.Sprintf("typeset %.1f s", time.Since(start).Seconds()))
-			return nil
-		}),
-		chromedp.Evaluate(`Promise.all(Array.from(document.images).map(i => i.complete ? 0 : new Promise(r => { i.onload = i.onerror = r; })))`, nil,
-			func(p *runtimeEvaluate) *runtimeEvaluate { return p.WithAwaitPromise(true) }),
-		chromedp.ActionFunc(func(ctx context.Context) error {
-			var err error
-			pdf, _, err = page.PrintToPDF().
-				WithPrintBackground(true).
-				WithPaperWidth(8.27).WithPaperHeight(11.69). // A4, inches
-				WithMarginTop(0.6).WithMarginBottom(0.7).WithMarginLeft(0.6).WithMarginRight(0.6).
-				WithDisplayHeaderFooter(true).
-				WithHeaderTemplate(`<div></div>`).
-				WithFooterTemplate(printFooter).
-				Do(ctx)
-			return err
-		}),
-	)
-	Timings = append(Timings, fmt.Sprintf("printed %.1f s", time.Since(start).Seconds()))
-	if err != nil {
-		return nil, fmt.Errorf("printing %s: %w", printPage, err)
-	}
-	if !typeset {
-		return nil, fmt.Errorf("printing %s: MathJax did not run", printPage)
-	}
-	return pdf, nil
-}
-
-// printPDF starts a headless Chromium, prints the book and writes
-// out/book.pdf.
-func printPDF(out string) error {
-	pdf, err := printPDFBytes(out)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(out, "book.pdf"), pdf, 0o644)
-}
-
-// printPDFBytes starts a headless Chromium and prints the site in out.
-func printPDFBytes(out string) ([]byte, error) {
+// printPDF starts a headless Chromium, typesets every chapter of the site
+// in out (served over HTTP, as a reader's server would), prints the book
+// and writes out/book.pdf.
+func printPDF(out string, nbs []*notebook) error {
 	chrome := chromium()
 	if chrome == "" {
-		return nil, fmt.Errorf("chromium is missing: scripts/setup installs it (Debian package chromium)")
+		return fmt.Errorf("chromium is missing: scripts/setup installs it (Debian package chromium)")
 	}
 	tmp, err := os.MkdirTemp("", "book-chromium-")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(tmp)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	actx, acancel := chromedp.NewExecAllocator(ctx, browserOptions(chrome, tmp)...)
 	defer acancel()
 	bctx, bcancel := chromedp.NewContext(actx)
 	defer bcancel()
-	return PrintBook(bctx, out)
+	if err := chromedp.Run(bctx); err != nil {
+		return fmt.Errorf("starting %s: %w", chrome, err)
+	}
+	chapters := map[string]typesetChapter{}
+	for _, nb := range nbs {
+		tctx, tcancel := chromedp.NewContext(bctx)
+		var tc typesetChapter
+		err := chromedp.Run(tctx, chromedp.Navigate(srv.URL+"/"+nb.Page()),
+			chromedp.Evaluate(mathJaxDoneJS, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+			chromedp.ActionFunc(func(ctx context.Context) error {
+				var err error
+				tc, err = readTypeset(ctx)
+				return err
+			}))
+		tcancel()
+		if err != nil {
+			return fmt.Errorf("typesetting %s: %w", nb.Page(), err)
+		}
+		chapters[nb.Page()] = tc
+	}
+	pdfs, err := printBook(bctx, srv.URL, chapters, 1)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, "book.pdf"), pdfs[0], 0o644)
 }
