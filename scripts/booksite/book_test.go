@@ -277,7 +277,8 @@ const checkJS = `(() => {
   // link syntax, **strong**, backquoted code.
   r.rawMarkdown = [];
   {
-    const skipMd = n => n.closest('script, style, code, pre, kbd, samp, textarea, iframe, .MathJax_CHTML, .mjx-chtml, .MathJax_Preview, .MJX_Assistive_MathML, .book-src');
+    // (Go documentation is not Markdown: its backquotes are literal, as on pkg.go.dev.)
+    const skipMd = n => n.closest('script, style, code, pre, kbd, samp, textarea, iframe, .MathJax_CHTML, .mjx-chtml, .MathJax_Preview, .MJX_Assistive_MathML, .book-src, .book-doc, .book-items');
     const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     let text = '';
     for (let n = w.nextNode(); n; n = w.nextNode()) if (!skipMd(n.parentElement)) text += n.textContent + ' ';

@@ -440,7 +440,7 @@ the <em>agrees</em> column compares it with the book's number (else the referenc
 {{with index $.FigurePage $f.ID}}Shown in <a href="{{.}}#{{$f.Anchor}}">{{index $.PageTitle .}}</a>.{{end}}
 {{if $f.Function}}Drawn by {{with index $.FuncSource $f.FuncName}}<a class="book-func" href="{{.}}"><code>figures.{{$f.FuncName}}</code></a>{{else}}<code>figures.{{$f.FuncName}}</code>{{end}} (<a href="methods.html#pkg-figures.{{$f.FuncName}}">documentation</a>).{{end}}</p>
 {{if .Why}}<p><em>{{.Why}}</em></p>{{end}}
-{{with $f.Best}}<figure class="book-figure"><a href="{{.}}"><img src="{{.}}" alt="Figure {{$f.ID}}" loading="lazy"></a></figure>{{end}}
+{{with $f.Best}}<figure class="book-figure"><a href="{{.}}"><img src="{{.}}" alt="Figure {{$f.ID}}"></a></figure>{{end}}
 <p class="book-files">{{range .Files}}<a href="{{.}}">{{.}}</a> {{end}}</p>
 {{if .Numbers}}<table class="book-numbers">
 <tr><th>quantity</th><th>book</th>{{if $.HasSources}}<th>reference</th>{{end}}<th>ours</th><th>tolerance</th><th>agrees</th>{{if $.HasSources}}<th>source</th>{{end}}</tr>
