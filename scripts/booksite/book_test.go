@@ -119,13 +119,12 @@ func TestBook(t *testing.T) {
 	pageLinks := map[string][]string{} // page → the links on it
 	chapters := 0
 	typeset := map[string]typesetChapter{} // chapter page → its typeset content, for the PDF
-	var reprint []byte                     // the book printed a second time
 	printed := false
 	for i, p := range man.Pages {
 		if !p.Chapter && !printed && man.PDF != "" {
 			// Every chapter is typeset: print the book (the index links to it).
 			printed = true
-			t.Run("print", func(t *testing.T) { reprint = printForTest(t, bctx, srv.URL, dir, typeset) })
+			t.Run("print", func(t *testing.T) { printForTest(t, bctx, srv.URL, dir, typeset) })
 		}
 		t.Run(p.Path, func(t *testing.T) {
 			start := time.Now()
@@ -193,7 +192,7 @@ func TestBook(t *testing.T) {
 	t.Run("search", func(t *testing.T) { testSearch(t, bctx, srv.URL) })
 	t.Run("dark", func(t *testing.T) { testDark(t, bctx, srv.URL, man, shots) })
 	if man.PDF != "" || require {
-		t.Run("pdf", func(t *testing.T) { testPDF(t, dir, man, shots, reprint) })
+		t.Run("pdf", func(t *testing.T) { testPDF(t, dir, man, shots) })
 	}
 
 	// Opened straight from the folder (file://), a chapter must work as well:
@@ -295,6 +294,9 @@ const checkJS = `(() => {
                  (/^s/.test(e.className) && e.textContent.startsWith("'") && e.textContent.length > 10))
     .slice(0, 5).map(e => e.className + ': ' + e.textContent.slice(0, 60));
   r.contrast = ` + contrastJS + `;
+  // Every section heading of a chapter links to its source part file.
+  r.headings = document.querySelectorAll('.jp-RenderedMarkdown h2, .jp-RenderedMarkdown h3').length;
+  r.sourceLinks = document.querySelectorAll('p.book-source a[href*="source/notebooks/src/"]').length;
   r.links = Array.from(document.querySelectorAll('a[href]')).map(a => a.href);
   r.ids = Array.from(document.querySelectorAll('[id]')).map(e => e.id)
     .concat(Array.from(document.querySelectorAll('a[name]')).map(e => e.name));
@@ -390,6 +392,8 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 		RawMarkdown  []string `json:"rawMarkdown"`
 		BadHighlight []string `json:"badHighlight"`
 		Contrast     contrast `json:"contrast"`
+		Headings     int      `json:"headings"`
+		SourceLinks  int      `json:"sourceLinks"`
 		Links        []string `json:"links"`
 		IDs          []string `json:"ids"`
 		Prev, Next   string
@@ -474,6 +478,10 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 		t.Errorf("raw Markdown in the visible text: %q", f)
 	}
 	raw.Contrast.check(t, "light")
+	// (The contents notebook's chapter entries are generated, not written in a part file.)
+	if p.Chapter && (raw.SourceLinks == 0 || raw.SourceLinks < raw.Headings && !strings.HasPrefix(p.Path, "00-")) {
+		t.Errorf("%d section headings but %d links to their sources", raw.Headings, raw.SourceLinks)
+	}
 	for _, f := range raw.BadHighlight {
 		t.Errorf("Go code highlighted as another language: %q", f)
 	}
