@@ -256,8 +256,11 @@ func printForTest(t *testing.T, bctx context.Context, base, dir string, typeset 
 // earlier run recorded for the same printed pages, and records it.
 func checkStablePages(t *testing.T, dir string, man manifest, pages int) {
 	t.Helper()
+	// The fingerprint: what is printed (the chapters, the print page, the
+	// styles) and how (the scripts that fill the page, the paper, the footer).
 	h := sha256.New()
-	files := []string{printPage}
+	fmt.Fprint(h, typesetJS, fillJS, printFooter, paper)
+	files := []string{printPage, "assets/book.css"}
 	for _, p := range man.Pages {
 		if p.Chapter {
 			files = append(files, p.Path)

@@ -477,6 +477,15 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 	for _, f := range raw.RawMarkdown {
 		t.Errorf("raw Markdown in the visible text: %q", f)
 	}
+	if !p.Chapter { // (nbconvert repeats the id of repeated headings, "Solutions", on chapter pages)
+		seen := map[string]bool{}
+		for _, id := range raw.IDs {
+			if seen[id] {
+				t.Errorf("duplicate id %q", id)
+			}
+			seen[id] = true
+		}
+	}
 	raw.Contrast.check(t, "light")
 	// (The contents notebook's chapter entries are generated, not written in a part file.)
 	if p.Chapter && (raw.SourceLinks == 0 || raw.SourceLinks < raw.Headings && !strings.HasPrefix(p.Path, "00-")) {

@@ -434,7 +434,7 @@ the <em>agrees</em> column compares it with the book's number (else the referenc
 {{end}}</nav>
 {{range $f := .Figures}}
 <section class="book-report-figure" id="{{.Anchor}}">
-<h2 id="{{.GitHubAnchor}}">Figure {{.ID}} <a class="book-top" href="#contents" title="back to the list of figures">↑</a></h2>
+<h2{{if ne .GitHubAnchor .Anchor}} id="{{.GitHubAnchor}}"{{end}}>Figure {{.ID}} <a class="book-top" href="#contents" title="back to the list of figures">↑</a></h2>
 <p>{{.Caption}}</p>
 <p><em>Data:</em> {{.Data}}. <em>Status:</em> <strong class="status-{{.Status}}">{{.Status}}</strong>.
 {{with index $.FigurePage $f.ID}}Shown in <a href="{{.}}#{{$f.Anchor}}">{{index $.PageTitle .}}</a>.{{end}}

@@ -89,7 +89,7 @@ type typesetChapter struct {
 // typesetJS reads a typeset chapter page.
 const typesetJS = `(() => ({
   main: (document.querySelector('main.book-chapter') || document.body).innerHTML,
-  styles: Array.from(document.querySelectorAll('head style')).filter(s => /mjx-|MJXc|MathJax/.test(s.textContent))
+  styles: Array.from(document.querySelectorAll('head style')).filter(s => /mjx-|MJX|MathJax/.test(s.textContent))
     .map(s => s.outerHTML).join('\n'),
 }))()`
 
@@ -113,8 +113,14 @@ const fillJS = `((chapters) => {
   }
   // The notebooks' own navigation lines and links between chapter pages point at the site.
   return Promise.all(Array.from(document.images).map(i => i.complete ? 0 : new Promise(r => { i.onload = i.onerror = r; })))
-    .then(() => document.fonts.ready).then(() => document.images.length);
+    .then(() => document.fonts.ready)
+    // MathJax's hidden MathML copy of each formula must stay hidden (it printed every formula twice).
+    .then(() => Array.from(document.querySelectorAll('.MJX_Assistive_MathML')).filter(e => getComputedStyle(e).display !== 'none').length);
 })`
+
+// paper is the PDF's page: A4 (width, height) and margins (top, bottom,
+// left, right), in inches.
+var paper = [6]float64{8.27, 11.69, 0.6, 0.7, 0.6, 0.6}
 
 // printFooter is each PDF page's footer: its number of the total.
 const printFooter = `<div style="font-family: 'DejaVu Sans', sans-serif; font-size: 8px; width: 100%; text-align: center; color: #555;">` +
@@ -133,12 +139,15 @@ func printBook(bctx context.Context, base string, chapters map[string]typesetCha
 	if err != nil {
 		return nil, err
 	}
-	var images int
+	var shownMathML int
 	if err := chromedp.Run(ctx,
 		chromedp.Navigate(base+"/"+printPage),
-		chromedp.Evaluate(fillJS+"("+string(js)+")", &images, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+		chromedp.Evaluate(fillJS+"("+string(js)+")", &shownMathML, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
 	); err != nil {
 		return nil, fmt.Errorf("%s: %w", printPage, err)
+	}
+	if shownMathML > 0 {
+		return nil, fmt.Errorf("%s: %d formulas would print twice (MathJax's assistive MathML shown)", printPage, shownMathML)
 	}
 	var pdfs [][]byte
 	for i := 0; i < times; i++ {
@@ -147,8 +156,8 @@ func printBook(bctx context.Context, base string, chapters map[string]typesetCha
 			var err error
 			pdf, _, err = page.PrintToPDF().
 				WithPrintBackground(true).
-				WithPaperWidth(8.27).WithPaperHeight(11.69). // A4, inches
-				WithMarginTop(0.6).WithMarginBottom(0.7).WithMarginLeft(0.6).WithMarginRight(0.6).
+				WithPaperWidth(paper[0]).WithPaperHeight(paper[1]).
+				WithMarginTop(paper[2]).WithMarginBottom(paper[3]).WithMarginLeft(paper[4]).WithMarginRight(paper[5]).
 				WithDisplayHeaderFooter(true).
 				WithHeaderTemplate(`<div></div>`).
 				WithFooterTemplate(printFooter).
