@@ -294,6 +294,9 @@ const checkJS = `(() => {
                  (/^s/.test(e.className) && e.textContent.startsWith("'") && e.textContent.length > 10))
     .slice(0, 5).map(e => e.className + ': ' + e.textContent.slice(0, 60));
   r.contrast = ` + contrastJS + `;
+  // Code wraps: no code box scrolls or clips its lines sideways.
+  r.clippedCode = Array.from(document.querySelectorAll('.highlight pre, .jp-OutputArea-output pre'))
+    .filter(e => e.scrollWidth > e.clientWidth + 2).slice(0, 3).map(e => e.textContent.slice(0, 60));
   // Every section heading of a chapter links to its source part file.
   r.headings = document.querySelectorAll('.jp-RenderedMarkdown h2, .jp-RenderedMarkdown h3').length;
   r.sourceLinks = document.querySelectorAll('p.book-source a[href*="source/notebooks/src/"]').length;
@@ -393,6 +396,7 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 		BadHighlight []string `json:"badHighlight"`
 		Contrast     contrast `json:"contrast"`
 		Headings     int      `json:"headings"`
+		ClippedCode  []string `json:"clippedCode"`
 		SourceLinks  int      `json:"sourceLinks"`
 		Links        []string `json:"links"`
 		IDs          []string `json:"ids"`
@@ -485,6 +489,9 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 			}
 			seen[id] = true
 		}
+	}
+	for _, c := range raw.ClippedCode {
+		t.Errorf("code does not wrap: %q", c)
 	}
 	raw.Contrast.check(t, "light")
 	// (The contents notebook's chapter entries are generated, not written in a part file.)
