@@ -31,8 +31,10 @@ func InteractiveScatter(title string, X mat.Matrix, labels []int, labelNames, na
 	sc.SetGlobalOptions(
 		// A fixed element id (go-echarts draws a random one) keeps the page,
 		// and so the committed notebook, identical run to run.
-		charts.WithInitializationOpts(opts.Initialization{ChartID: chartID(title)}),
+		charts.WithInitializationOpts(opts.Initialization{ChartID: chartID(title), PageTitle: title}),
 		charts.WithTitleOpts(opts.Title{Title: title}),
+		// Below the plot: at the top, go-echarts' default, the legend overlaps the title.
+		charts.WithLegendOpts(opts.Legend{Top: "bottom"}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true)}),
 		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside", XAxisIndex: []int{0}, YAxisIndex: []int{0}}),
 		charts.WithXAxisOpts(opts.XAxis{Scale: opts.Bool(true)}),

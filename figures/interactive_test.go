@@ -13,7 +13,9 @@ func TestInteractiveScatter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"alpha", "beta", "echarts"} {
+	// The page's title is the chart's (not go-echarts' "Awesome go-echarts"),
+	// and the legend sits below the plot, clear of the chart's title.
+	for _, want := range []string{"alpha", "beta", "echarts", "<title>t</title>", `"legend":{"top":"bottom"}`} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -116,17 +116,34 @@ func TestBook(t *testing.T) {
 	}
 
 	links := &linkChecker{base: srv.URL, pages: map[string]string{}}
+	pageLinks := map[string][]string{} // page → the links on it
 	chapters := 0
+	typeset := map[string]typesetChapter{} // chapter page → its typeset content, for the PDF
+	printed := false
 	for i, p := range man.Pages {
+		if !p.Chapter && !printed && man.PDF != "" {
+			// Every chapter is typeset: print the book (the index links to it).
+			printed = true
+			t.Run("print", func(t *testing.T) { printForTest(t, bctx, srv.URL, dir, typeset) })
+		}
 		t.Run(p.Path, func(t *testing.T) {
 			start := time.Now()
 			res := openPage(t, bctx, srv.URL+"/"+p.Path, p)
+			shot := filepath.Join(shots, strings.TrimSuffix(p.Path, ".html")+".png")
+			if err := os.WriteFile(shot, res.screenshot, 0o644); err != nil {
+				t.Error(err)
+			}
+			pageLinks[p.Path] = res.links
+			if p.Chapter {
+				typeset[p.Path] = res.typeset
+			}
+			for _, a := range p.Anchors {
+				if !res.ids[a] {
+					t.Errorf("figure anchor #%s missing", a)
+				}
+			}
 			if p.Chapter {
 				chapters++
-				shot := filepath.Join(shots, strings.TrimSuffix(p.Path, ".html")+".png")
-				if err := os.WriteFile(shot, res.screenshot, 0o644); err != nil {
-					t.Error(err)
-				}
 				if res.figureShot != nil {
 					shot = strings.TrimSuffix(shot, ".png") + "-figure.png"
 					if err := os.WriteFile(shot, res.figureShot, 0o644); err != nil {
@@ -156,6 +173,26 @@ func TestBook(t *testing.T) {
 	}
 	if chapters == 0 {
 		t.Error("pages.json lists no chapter")
+	}
+
+	// Every figure a chapter shows from the report (paper figures P2–P9
+	// included) is linked from the index's and the report's "shown in".
+	for _, p := range man.Pages {
+		for _, a := range p.Anchors {
+			want := srv.URL + "/" + p.Path + "#" + a
+			for _, from := range []string{"index.html", "report.html"} {
+				if !contains(pageLinks[from], want) {
+					t.Errorf("%s does not link to %s#%s", from, p.Path, a)
+				}
+			}
+		}
+	}
+
+	t.Run("svg-font", func(t *testing.T) { testSVGFont(t, bctx, srv.URL, dir) })
+	t.Run("search", func(t *testing.T) { testSearch(t, bctx, srv.URL) })
+	t.Run("dark", func(t *testing.T) { testDark(t, bctx, srv.URL, man, shots) })
+	if man.PDF != "" || require {
+		t.Run("pdf", func(t *testing.T) { testPDF(t, dir, man, shots) })
 	}
 
 	// Opened straight from the folder (file://), a chapter must work as well:
@@ -208,6 +245,7 @@ type pageResult struct {
 	ids                      map[string]bool
 	prev, next               string
 	screenshot, figureShot   []byte
+	typeset                  typesetChapter
 }
 
 // checkJS gathers the page's checks in one evaluation.
@@ -234,6 +272,34 @@ const checkJS = `(() => {
     const m = text.match(/\$\$[\s\S]+?\$\$|\$[^$\s][^$]*\$|\\\([\s\S]+?\\\)|\\\[[\s\S]+?\\\]/);
     if (m) r.rawTeX.push(m[0].slice(0, 80));
   }
+  // Raw Markdown left in the visible text (code, maths and scripts excluded):
+  // link syntax, **strong**, backquoted code.
+  r.rawMarkdown = [];
+  {
+    // (Go documentation is not Markdown: its backquotes are literal, as on pkg.go.dev.)
+    const skipMd = n => n.closest('script, style, code, pre, kbd, samp, textarea, iframe, .MathJax_CHTML, .mjx-chtml, .MathJax_Preview, .MJX_Assistive_MathML, .book-src, .book-doc, .book-items');
+    const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let text = '';
+    for (let n = w.nextNode(); n; n = w.nextNode()) if (!skipMd(n.parentElement)) text += n.textContent + ' ';
+    const re = /\[[^\]\n]{1,200}\]\([^)\s]*\)|\]\(|\*\*[^*\s][^*\n]{0,200}\*\*|\x60[^\x60\n]{1,200}\x60/g;
+    for (const m of text.matchAll(re)) {
+      r.rawMarkdown.push(text.slice(Math.max(0, m.index - 40), m.index + 80));
+      if (r.rawMarkdown.length >= 5) break;
+    }
+  }
+  // Go highlighted as Go: "//" starts a comment, not an operator, and no
+  // string token starts at an apostrophe and runs on (a rune literal is short).
+  r.badHighlight = Array.from(document.querySelectorAll('.highlight span'))
+    .filter(e => (e.textContent.trim() === '//' && !e.className.startsWith('c')) ||
+                 (/^s/.test(e.className) && e.textContent.startsWith("'") && e.textContent.length > 10))
+    .slice(0, 5).map(e => e.className + ': ' + e.textContent.slice(0, 60));
+  r.contrast = ` + contrastJS + `;
+  // Code wraps: no code box scrolls or clips its lines sideways.
+  r.clippedCode = Array.from(document.querySelectorAll('.highlight pre, .jp-OutputArea-output pre'))
+    .filter(e => e.scrollWidth > e.clientWidth + 2).slice(0, 3).map(e => e.textContent.slice(0, 60));
+  // Every section heading of a chapter links to its source part file.
+  r.headings = document.querySelectorAll('.jp-RenderedMarkdown h2, .jp-RenderedMarkdown h3').length;
+  r.sourceLinks = document.querySelectorAll('p.book-source a[href*="source/notebooks/src/"]').length;
   r.links = Array.from(document.querySelectorAll('a[href]')).map(a => a.href);
   r.ids = Array.from(document.querySelectorAll('[id]')).map(e => e.id)
     .concat(Array.from(document.querySelectorAll('a[name]')).map(e => e.name));
@@ -326,6 +392,12 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 		Untypeset    []string `json:"untypeset"`
 		MathErrors   []string `json:"mathErrors"`
 		RawTeX       []string `json:"rawTeX"`
+		RawMarkdown  []string `json:"rawMarkdown"`
+		BadHighlight []string `json:"badHighlight"`
+		Contrast     contrast `json:"contrast"`
+		Headings     int      `json:"headings"`
+		ClippedCode  []string `json:"clippedCode"`
+		SourceLinks  int      `json:"sourceLinks"`
 		Links        []string `json:"links"`
 		IDs          []string `json:"ids"`
 		Prev, Next   string
@@ -354,12 +426,21 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+	if err := chromedp.Run(ctx,
+		chromedp.Evaluate("window.scrollTo(0, 0)", nil),
+		chromedp.CaptureScreenshot(&res.screenshot),
+	); err != nil {
+		t.Fatal(err)
+	}
 	if p.Chapter {
-		// The first screen, and the first figure (when there is one).
+		tc, err := readTypeset(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.typeset = tc
+		// The first figure (when there is one).
 		var hasFig bool
 		if err := chromedp.Run(ctx,
-			chromedp.Evaluate("window.scrollTo(0, 0)", nil),
-			chromedp.CaptureScreenshot(&res.screenshot),
 			chromedp.Evaluate(`(() => { const f = document.querySelector('figure.book-figure');
 				if (f) f.scrollIntoView(); return !!f })()`, &hasFig),
 		); err != nil {
@@ -396,6 +477,29 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 	}
 	for _, f := range raw.RawTeX {
 		t.Errorf("raw TeX left in the text: %q", f)
+	}
+	for _, f := range raw.RawMarkdown {
+		t.Errorf("raw Markdown in the visible text: %q", f)
+	}
+	if !p.Chapter { // (nbconvert repeats the id of repeated headings, "Solutions", on chapter pages)
+		seen := map[string]bool{}
+		for _, id := range raw.IDs {
+			if seen[id] {
+				t.Errorf("duplicate id %q", id)
+			}
+			seen[id] = true
+		}
+	}
+	for _, c := range raw.ClippedCode {
+		t.Errorf("code does not wrap: %q", c)
+	}
+	raw.Contrast.check(t, "light")
+	// (The contents notebook's chapter entries are generated, not written in a part file.)
+	if p.Chapter && (raw.SourceLinks == 0 || raw.SourceLinks < raw.Headings && !strings.HasPrefix(p.Path, "00-")) {
+		t.Errorf("%d section headings but %d links to their sources", raw.Headings, raw.SourceLinks)
+	}
+	for _, f := range raw.BadHighlight {
+		t.Errorf("Go code highlighted as another language: %q", f)
 	}
 	if charts.Drawn != p.Interactive || charts.Iframes < p.Interactive {
 		t.Errorf("interactive views: %d drew a canvas (%d iframes), want %d", charts.Drawn, charts.Iframes, p.Interactive)

@@ -43,6 +43,10 @@ func main() {
 	report := flag.String("report", "figures/report.json", "the reproduction report (its figure files are read from the current folder)")
 	mathjax := flag.String("mathjax", "/usr/share/javascript/mathjax", "MathJax 2 folder (Debian's libjs-mathjax)")
 	echarts := flag.String("echarts", ".cache/npm/node_modules/echarts/dist/echarts.min.js", "the ECharts script (npm package echarts)")
+	minisearch := flag.String("minisearch", ".cache/npm/node_modules/minisearch/dist/umd/index.js", "the MiniSearch script of the search page (npm package minisearch)")
+	darkTheme := flag.String("dark-theme", "", "JupyterLab's dark theme variables (nbconvert's lab/static/theme-dark.css; found with jupyter --paths when empty)")
+	pdf := flag.Bool("pdf", false, "also print the whole book to book.pdf with headless Chromium")
+	pdfTest := flag.Bool("pdf-test", false, "link book.pdf, which the browser test prints from the chapters it typesets")
 	serve := flag.String("serve", "", "after building, serve the site on this address (e.g. localhost:8000)")
 	noBuild := flag.Bool("nobuild", false, "serve the existing site without building it")
 	flag.Parse()
@@ -50,13 +54,17 @@ func main() {
 
 	if !*noBuild {
 		start := time.Now()
-		s, err := build(config{out: *out, notebooks: *nbdir, report: *report, mathjax: *mathjax, echarts: *echarts})
+		s, err := build(config{out: *out, notebooks: *nbdir, report: *report, mathjax: *mathjax, echarts: *echarts,
+			minisearch: *minisearch, darkTheme: *darkTheme, pdf: *pdf, pdfTest: *pdfTest})
 		if err != nil {
 			log("%v", err)
 			os.Exit(1)
 		}
-		log("%d pages (%d chapters, %d figures, %d interactive views) in %s, %.1f s",
-			s.Pages, s.Chapters, s.Figures, s.Interactive, filepath.Join(*out, "index.html"), time.Since(start).Seconds())
+		log("%d pages (%d chapters, %d figures, %d interactive views; SVG font: %s) in %s, %.1f s",
+			s.Pages, s.Chapters, s.Figures, s.Interactive, s.Font, filepath.Join(*out, "index.html"), time.Since(start).Seconds())
+		if *pdf {
+			log("book.pdf printed in %.1f s", s.PDFSeconds)
+		}
 	}
 	if *serve != "" {
 		ln, err := net.Listen("tcp", *serve)
@@ -73,7 +81,9 @@ func main() {
 }
 
 type config struct {
-	out, notebooks, report, mathjax, echarts string
+	out, notebooks, report, mathjax, echarts, minisearch, darkTheme string
+	pdf                                                             bool // print book.pdf
+	pdfTest                                                         bool // the browser test prints book.pdf
 }
 
 // manifest is pages.json: what the browser test must find on each page.
@@ -82,6 +92,9 @@ type manifest struct {
 	Chapters    int        `json:"chapters"`
 	Figures     int        `json:"figures"`
 	Interactive int        `json:"interactive"`
+	SearchDocs  int        `json:"search_docs"`
+	Sources     int        `json:"sources"`       // source pages
+	PDF         string     `json:"pdf,omitempty"` // the printed book, when printed
 }
 
 type pageInfo struct {
@@ -91,9 +104,14 @@ type pageInfo struct {
 	Math        bool     `json:"math"`        // has TeX formulas MathJax must typeset
 	Interactive int      `json:"interactive"` // ECharts views that must draw a canvas
 	Figures     []string `json:"figures,omitempty"`
+	Anchors     []string `json:"anchors,omitempty"` // figures with an anchor on the page (report files)
 }
 
-type stats struct{ Pages, Chapters, Figures, Interactive int }
+type stats struct {
+	Pages, Chapters, Figures, Interactive int
+	Font                                  string  // how the SVGs' font is embedded
+	PDFSeconds                            float64 // time to print book.pdf
+}
 
 func build(c config) (stats, error) {
 	var st stats
@@ -116,10 +134,23 @@ func build(c config) (stats, error) {
 	if _, err := os.Stat(c.echarts); err != nil {
 		return st, fmt.Errorf("the ECharts script is missing (%v): run scripts/setup (npm package echarts)", err)
 	}
+	if _, err := os.Stat(c.minisearch); err != nil {
+		return st, fmt.Errorf("the MiniSearch script is missing (%v): run scripts/setup (npm package minisearch)", err)
+	}
+	darkCSS, err := darkThemeCSS(c.darkTheme)
+	if err != nil {
+		return st, err
+	}
 	figs, err := readReport(c.report)
 	if err != nil {
 		return st, err
 	}
+	bookOrder(figs)
+	legend, err := readLegend(filepath.Join(filepath.Dir(c.report), "README.md"))
+	if err != nil {
+		return st, err
+	}
+	srcDir := filepath.Join(filepath.Dir(c.notebooks), filepath.Base(c.notebooks), "src")
 
 	if err := os.RemoveAll(c.out); err != nil {
 		return st, err
@@ -129,14 +160,17 @@ func build(c config) (stats, error) {
 			return st, err
 		}
 	}
-	// Figures: every file the report names, under the same paths.
+	// Figures: every file the report names, under the same paths, the SVGs
+	// with their font embedded (svgfont.go).
+	var files []string
 	for _, f := range figs {
-		for _, file := range f.Files {
-			if err := copyFile(file, filepath.Join(c.out, file)); err != nil {
-				return st, err
-			}
-		}
+		files = append(files, f.Files...)
 	}
+	fontHow, err := copyFigures(files, c.out)
+	if err != nil {
+		return st, err
+	}
+	st.Font = fontHow
 	figByID := map[string]*figure{}
 	for i := range figs {
 		figByID[figs[i].ID] = &figs[i]
@@ -150,15 +184,24 @@ func build(c config) (stats, error) {
 
 	// Notebooks → chapter pages.
 	var nbs []*notebook
+	var sources []string // files with a source page
 	names := map[string]bool{}
 	for _, p := range paths {
 		nb, err := readNotebook(p)
 		if err != nil {
 			return st, err
 		}
+		parts, err := readParts(srcDir, nb.Name)
+		if err != nil {
+			return st, err
+		}
+		sources = append(sources, nb.linkSources(parts)...)
 		nb.prepare(figFile)
 		nbs = append(nbs, nb)
 		names[nb.Name] = true
+	}
+	if _, err := renderDetails(nbs); err != nil {
+		return st, err
 	}
 	tmp, err := os.MkdirTemp("", "book-")
 	if err != nil {
@@ -221,7 +264,7 @@ func build(c config) (stats, error) {
 			return st, err
 		}
 		man.Pages = append(man.Pages, pageInfo{Path: nb.Page(), Title: nb.Title, Chapter: true,
-			Math: nb.Math, Interactive: nb.Interactive, Figures: nb.Figures})
+			Math: nb.Math, Interactive: nb.Interactive, Figures: nb.Figures, Anchors: nb.Anchors})
 		man.Interactive += nb.Interactive
 	}
 
@@ -232,7 +275,16 @@ func build(c config) (stats, error) {
 	if err := copyFile(c.echarts, filepath.Join(c.out, localEChartsURL)); err != nil {
 		return st, err
 	}
-	if err := os.WriteFile(filepath.Join(c.out, "assets", "book.css"), bookCSS, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(c.out, "assets", "book.css"), append(append([]byte{}, bookCSS...), darkCSS...), 0o644); err != nil {
+		return st, err
+	}
+	if err := os.WriteFile(filepath.Join(c.out, "assets", "book.js"), bookJS, 0o644); err != nil {
+		return st, err
+	}
+	if err := os.WriteFile(filepath.Join(c.out, "assets", "search.js"), searchJS, 0o644); err != nil {
+		return st, err
+	}
+	if err := copyFile(c.minisearch, filepath.Join(c.out, "assets", "minisearch.js")); err != nil {
 		return st, err
 	}
 
@@ -245,15 +297,88 @@ func build(c config) (stats, error) {
 			}
 		}
 	}
-	site := &siteData{Chapters: nbs, Figures: figs, FigurePage: figPage, Packages: pkgs, Footer: footer}
+	pageTitle := map[string]string{}
+	for _, nb := range nbs {
+		pageTitle[nb.Page()] = nb.Title
+	}
+	funcs, err := funcLines("figures")
+	if err != nil {
+		return st, err
+	}
+	funcSource := map[string]string{}
+	srcFiles := map[string]bool{}
+	for _, f := range figs {
+		if loc, ok := funcs[f.FuncName()]; ok && f.Function != "" {
+			file, line, _ := strings.Cut(loc, "#")
+			funcSource[f.FuncName()] = sourcePage(file) + "#" + line
+			srcFiles[file] = true
+		}
+	}
+	for f := range srcFiles {
+		sources = append(sources, f)
+	}
+	sort.Strings(sources)
+	site := &siteData{Chapters: nbs, Figures: figs, FigurePage: figPage, PageTitle: pageTitle, FuncSource: funcSource,
+		Packages: pkgs, Legend: legend, Footer: footer, PDF: c.pdf || c.pdfTest}
 	for _, p := range []struct{ file, title string }{
-		{"index.html", "Contents"}, {"report.html", "Reproduction report"}, {"methods.html", "Methods"},
+		{"index.html", "Contents"}, {"report.html", "Reproduction report"}, {"methods.html", "Methods"}, {"search.html", "Search"},
 	} {
 		if err := site.write(filepath.Join(c.out, p.file), p.file, p.title); err != nil {
 			return st, err
 		}
 		man.Pages = append(man.Pages, pageInfo{Path: p.file, Title: p.title})
 	}
+	for _, f := range sources {
+		if err := site.writeSourcePage(c.out, f); err != nil {
+			return st, err
+		}
+	}
+
+	// The search index: chapter sections, report figures, packages and their names.
+	var docs []searchDoc
+	for _, nb := range nbs {
+		b, err := os.ReadFile(filepath.Join(c.out, nb.Page()))
+		if err != nil {
+			return st, err
+		}
+		docs = append(docs, sectionDocs(nb.Page(), nb.Title, string(b))...)
+	}
+	for _, f := range figs {
+		docs = append(docs, searchDoc{URL: "report.html#" + f.Anchor(), Page: "Reproduction report",
+			Title: "Figure " + f.ID, Text: f.Caption + " " + f.Why + " Status: " + f.Status + ". Data: " + f.Data + "."})
+	}
+	for _, p := range pkgs {
+		docs = append(docs, searchDoc{URL: "methods.html#" + p.Anchor(), Page: "Methods",
+			Title: "package " + p.Path, Text: plainText(string(p.Doc))})
+		for _, it := range p.Items {
+			docs = append(docs, searchDoc{URL: "methods.html#" + it.ID, Page: "Methods — package " + p.Path,
+				Title: p.Name + "." + it.Name, Text: it.Kind + " " + it.Name + ": " + it.Synopsis})
+		}
+	}
+	ib, err := searchIndexJS(docs)
+	if err != nil {
+		return st, err
+	}
+	if err := os.WriteFile(filepath.Join(c.out, "assets", "search-index.js"), ib, 0o644); err != nil {
+		return st, err
+	}
+	man.SearchDocs = len(docs)
+
+	// The book as one page, and printed.
+	if err := writePrintPage(c.out, nbs, "Built "+time.Now().UTC().Format("2 January 2006")+"."); err != nil {
+		return st, err
+	}
+	if c.pdf {
+		t := time.Now()
+		if err := printPDF(c.out, nbs); err != nil {
+			return st, err
+		}
+		st.PDFSeconds = time.Since(t).Seconds()
+	}
+	if c.pdf || c.pdfTest {
+		man.PDF = "book.pdf"
+	}
+	man.Sources = len(sources)
 	man.Chapters = len(nbs)
 	man.Figures = len(figs)
 	mb, err := json.MarshalIndent(man, "", "  ")
@@ -263,7 +388,8 @@ func build(c config) (stats, error) {
 	if err := os.WriteFile(filepath.Join(c.out, "pages.json"), mb, 0o644); err != nil {
 		return st, err
 	}
-	return stats{Pages: len(man.Pages), Chapters: len(nbs), Figures: len(figs), Interactive: man.Interactive}, nil
+	st.Pages, st.Chapters, st.Figures, st.Interactive = len(man.Pages), len(nbs), len(figs), man.Interactive
+	return st, nil
 }
 
 // copyFile copies src to dst, making dst's folder.

@@ -18,6 +18,7 @@ type notebook struct {
 	JSON  map[string]any
 
 	Figures     []string // figure ids shown on the page, in order
+	Anchors     []string // the ids of the figures drawn from the report's files (figureAnchor)
 	Interactive int      // interactive (ECharts) views on the page
 	Math        bool     // the markdown has $ … $ or $$ … $$ formulas
 }
@@ -92,7 +93,9 @@ func joinText(v any) string {
 
 // captionRE finds the figure id in the caption HTML that figures.Show
 // displays right after a figure's PNG: <p><b>Figure 2.1.</b> ….
-var captionRE = regexp.MustCompile(`^\s*<p><b>Figure ([A-Z]?[0-9]+\.[0-9]+)\.</b>`)
+// The id is a book figure's "2.1", an added figure's "X3.2" or a paper
+// figure's "P2" (no dot).
+var captionRE = regexp.MustCompile(`^\s*<p><b>Figure ([A-Z]?[0-9]+(?:\.[0-9]+)?)\.</b>`)
 
 // echartsRE matches the ECharts script URL that go-echarts writes into its
 // pages (a CDN), also when HTML-escaped inside an iframe's srcdoc.
@@ -112,6 +115,13 @@ const localEChartsURL = "assets/echarts.min.js"
 // figFile maps a figure id to its site path ("" when the report has none).
 func (nb *notebook) prepare(figFile func(id string) string) {
 	for _, c := range nb.cells() {
+		if c["cell_type"] == "markdown" {
+			src := joinText(c["source"])
+			if md := markdownInSmall(src); md != src {
+				c["source"] = md
+			}
+			continue
+		}
 		outs, _ := c["outputs"].([]any)
 		for i, o := range outs {
 			out, _ := o.(map[string]any)
@@ -125,7 +135,11 @@ func (nb *notebook) prepare(figFile func(id string) string) {
 					nb.Interactive++
 				}
 				if echartsRE.MatchString(s) {
-					data["text/html"] = echartsRE.ReplaceAllString(s, localEChartsURL)
+					s = echartsRE.ReplaceAllString(s, localEChartsURL)
+					data["text/html"] = s
+				}
+				if strings.Contains(s, "echarts.init(") {
+					data["text/html"] = fixInteractive(s)
 				}
 			}
 			if _, ok := data["image/png"]; !ok || i+1 >= len(outs) {
@@ -143,6 +157,7 @@ func (nb *notebook) prepare(figFile func(id string) string) {
 			if file == "" {
 				continue // keep the notebook's PNG
 			}
+			nb.Anchors = append(nb.Anchors, figureAnchor(id))
 			out["data"] = map[string]any{"text/html": figureHTML(id, file)}
 			out["metadata"] = map[string]any{}
 		}
@@ -177,8 +192,18 @@ func (nb *notebook) setBook(prev, next *notebook, footer string) {
 		return map[string]any{"href": o.Page(), "title": o.Title}
 	}
 	md["title"] = nb.Title
+	// The code is Go: without a lexer named here nbconvert highlights it as
+	// Python, where "//" is an operator and an apostrophe in a comment
+	// opens a string that runs to the end of the line.
+	li, _ := md["language_info"].(map[string]any)
+	if li == nil {
+		li = map[string]any{"name": "go"}
+		md["language_info"] = li
+	}
+	li["pygments_lexer"] = "go"
 	md["book"] = map[string]any{
 		"css":    "assets/book.css",
+		"js":     "assets/book.js",
 		"index":  "index.html",
 		"prev":   link(prev),
 		"next":   link(next),
@@ -240,4 +265,64 @@ func remoteRefs(page string) []string {
 		}
 	}
 	return refs
+}
+
+// smallRE finds the content of a <small> element in a Markdown cell. The
+// notebooks wrap their navigation line in one, and Markdown inside an
+// inline HTML element is not parsed by nbconvert's Markdown renderer
+// (mistune 0.8): the reader would see "[Contents](00-contents.ipynb)".
+var smallRE = regexp.MustCompile(`(?s)<small>(.*?)</small>`)
+
+// Inline Markdown: links, strong and emphasis, code.
+var (
+	mdLinkRE   = regexp.MustCompile(`\[([^\]\n]+)\]\(([^)\s]+)\)`)
+	mdStrongRE = regexp.MustCompile(`\*\*([^*\n]+)\*\*`)
+	mdEmRE     = regexp.MustCompile(`\*([^*\s][^*\n]*)\*`)
+	mdCodeRE   = regexp.MustCompile("`([^`\n]+)`")
+)
+
+// markdownInSmall renders the inline Markdown (links, **strong**, *em*,
+// `code`) inside the <small> elements of a Markdown cell's source as HTML,
+// which nbconvert then passes through.
+func markdownInSmall(src string) string {
+	return smallRE.ReplaceAllStringFunc(src, func(s string) string {
+		in := inlineMarkdown(smallRE.FindStringSubmatch(s)[1])
+		if strings.Contains(in, `.ipynb"`) {
+			// the notebooks' navigation line: the site has its own, and paper none
+			return `<small class="book-nbnav">` + in + "</small>"
+		}
+		return "<small>" + in + "</small>"
+	})
+}
+
+// inlineMarkdown renders Markdown's links, **strong**, *em* and `code` as
+// HTML; the rest of s is kept as it is.
+func inlineMarkdown(s string) string {
+	s = mdCodeRE.ReplaceAllStringFunc(s, func(c string) string {
+		return "<code>" + mdCodeRE.FindStringSubmatch(c)[1] + "</code>"
+	})
+	s = mdLinkRE.ReplaceAllStringFunc(s, func(l string) string {
+		m := mdLinkRE.FindStringSubmatch(l)
+		return `<a href="` + strings.ReplaceAll(m[2], `"`, "%22") + `">` + m[1] + "</a>"
+	})
+	s = mdStrongRE.ReplaceAllString(s, "<strong>$1</strong>")
+	return mdEmRE.ReplaceAllString(s, "<em>$1</em>")
+}
+
+// Parts of go-echarts' page (HTML-escaped inside the iframe's srcdoc).
+var (
+	echartsTitleRE = regexp.MustCompile(`&lt;title&gt;Awesome go-echarts&lt;/title&gt;`)
+	chartTitleRE   = regexp.MustCompile(`&#34;title&#34;:\{&#34;text&#34;:&#34;((?:[^&]|&[^#]|&#[^3]|&#3[^4])*)&#34;`)
+	emptyLegend    = `&#34;legend&#34;:{}`
+)
+
+// fixInteractive mends go-echarts' page of an interactive view (inside an
+// iframe's srcdoc): the page's title is the chart's, not go-echarts'
+// default, and the legend goes below the plot, where it does not overlap
+// the chart's title.
+func fixInteractive(s string) string {
+	if m := chartTitleRE.FindStringSubmatch(s); m != nil {
+		s = echartsTitleRE.ReplaceAllLiteralString(s, "&lt;title&gt;"+m[1]+"&lt;/title&gt;")
+	}
+	return strings.ReplaceAll(s, emptyLegend, `&#34;legend&#34;:{&#34;top&#34;:&#34;bottom&#34;}`)
 }

@@ -114,3 +114,115 @@ func TestMathRE(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptionRE: the paper's figures (P2, no dot) are found as well as the
+// book's and the added ones; the old pattern required a dot and lost them.
+func TestCaptionRE(t *testing.T) {
+	for _, c := range []struct{ html, want string }{
+		{"<p><b>Figure 2.1.</b> A caption.", "2.1"},
+		{"<p><b>Figure X5.3.</b> Added.", "X5.3"},
+		{"<p><b>Figure P2.</b> The paper's graph.", "P2"},
+		{"<p><b>Figure P10.</b> Two digits.", "P10"},
+		{"<p>Figure 2.1 in prose.", ""},
+	} {
+		got := ""
+		if m := captionRE.FindStringSubmatch(c.html); m != nil {
+			got = m[1]
+		}
+		if got != c.want {
+			t.Errorf("captionRE(%q) = %q, want %q", c.html, got, c.want)
+		}
+	}
+}
+
+// TestMarkdownInSmall: the notebooks' navigation line, Markdown inside
+// <small>, becomes HTML links (nbconvert showed it as raw Markdown).
+func TestMarkdownInSmall(t *testing.T) {
+	in := "<small>[← Chapter 4 — Kernel PCA](04-kernel-pca.ipynb) · [Report](../figures/README.md) · **bold** and `code`</small>\n\nText [kept](x.md)."
+	want := `<small class="book-nbnav"><a href="04-kernel-pca.ipynb">← Chapter 4 — Kernel PCA</a> · <a href="../figures/README.md">Report</a> · <strong>bold</strong> and <code>code</code></small>` +
+		"\n\nText [kept](x.md)."
+	if got := markdownInSmall(in); got != want {
+		t.Errorf("markdownInSmall:\n got %s\nwant %s", got, want)
+	}
+	if got := markdownInSmall("<small>(paper Fig 8)</small>"); got != "<small>(paper Fig 8)</small>" {
+		t.Errorf("plain <small> changed: %s", got)
+	}
+}
+
+// TestFixInteractive: go-echarts' page gets the chart's title as its page
+// title and the legend below the plot (it overlapped the chart's title).
+func TestFixInteractive(t *testing.T) {
+	in := `&lt;title&gt;Awesome go-echarts&lt;/title&gt; {&#34;legend&#34;:{},&#34;title&#34;:{&#34;text&#34;:&#34;Oil flow: PPCA (q = 2)&#34;}}`
+	want := `&lt;title&gt;Oil flow: PPCA (q = 2)&lt;/title&gt; {&#34;legend&#34;:{&#34;top&#34;:&#34;bottom&#34;},&#34;title&#34;:{&#34;text&#34;:&#34;Oil flow: PPCA (q = 2)&#34;}}`
+	if got := fixInteractive(in); got != want {
+		t.Errorf("fixInteractive:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestEmbedSVGFont: the SVG carries the font rule and every font-family
+// gains the fallback stack; the rest is unchanged.
+func TestEmbedSVGFont(t *testing.T) {
+	svg := "<?xml version=\"1.0\"?>\n<svg width=\"1pt\"\n\txmlns=\"http://www.w3.org/2000/svg\">\n" +
+		`<text style="font-family:Liberation Serif;font-size:12px">x</text><text style="font-family:Liberation Serif">y</text></svg>`
+	got := string(embedSVGFont([]byte(svg), "@font-face{X}"))
+	want := "<?xml version=\"1.0\"?>\n<svg width=\"1pt\"\n\txmlns=\"http://www.w3.org/2000/svg\">\n<defs><style>@font-face{X}</style></defs>\n" +
+		`<text style="font-family:` + svgFontStack + `;font-size:12px">x</text><text style="font-family:` + svgFontStack + `">y</text></svg>`
+	if got != want {
+		t.Errorf("embedSVGFont:\n got %s\nwant %s", got, want)
+	}
+	if !strings.HasSuffix(svgFontStack, ",serif") {
+		t.Errorf("font stack %q does not end in a generic family", svgFontStack)
+	}
+	if c := svgChars([][]byte{[]byte(`<text a="1">b&amp;a</text><text>ab</text>`)}); c != "&ab" {
+		t.Errorf("svgChars = %q, want %q", c, "&ab")
+	}
+}
+
+// TestBookOrder: the book's figures by number, then the paper's, then the added ones.
+func TestBookOrder(t *testing.T) {
+	figs := []figure{{ID: "P2"}, {ID: "X1.1", Kind: "added"}, {ID: "1.10"}, {ID: "P10"}, {ID: "2.1"}, {ID: "1.2"}, {ID: "X2.1", Kind: "added"}, {ID: "P9"}}
+	bookOrder(figs)
+	var got []string
+	for _, f := range figs {
+		got = append(got, f.ID)
+	}
+	want := []string{"1.2", "1.10", "2.1", "P2", "P9", "P10", "X1.1", "X2.1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("bookOrder: %v, want %v", got, want)
+	}
+}
+
+// TestSectionDocs: a page is cut at its headings, the text without tags,
+// scripts or the heading's anchor link.
+func TestSectionDocs(t *testing.T) {
+	page := `<head><h1 id="no">head</h1></head><body><h1 id="Top">Chapter 5<a class="anchor-link" href="#Top">¶</a></h1><p>Intro &amp; more</p>` +
+		`<script>var x = 1;</script><h3 id="5.3-Maximum-entropy">5.3 Maximum <em>entropy</em></h3><p>The density.</p>`
+	docs := sectionDocs("05.html", "Chapter 5", page)
+	want := []searchDoc{
+		{URL: "05.html#Top", Page: "Chapter 5", Title: "Chapter 5", Text: "Intro & more"},
+		{URL: "05.html#5.3-Maximum-entropy", Page: "Chapter 5", Title: "5.3 Maximum entropy", Text: "The density."},
+	}
+	if !reflect.DeepEqual(docs, want) {
+		t.Errorf("sectionDocs:\n got %+v\nwant %+v", docs, want)
+	}
+}
+
+// TestRenderDetails: the Markdown inside a <details> element (the
+// exercises' solutions) is rendered as nbconvert renders Markdown, maths
+// left for MathJax; nbconvert alone passed it through as typed.
+func TestRenderDetails(t *testing.T) {
+	src := "Before.\n\n<details><summary><b>Exercise 2</b> — when?</summary>\n\n`highdim.EggMasses` is **fast**; $a_1*b_2$ [more](02-b.ipynb).\n\n</details>"
+	nb := &notebook{Name: "01-x", JSON: map[string]any{"cells": []any{
+		map[string]any{"cell_type": "markdown", "source": []any{src}},
+	}}}
+	n, err := renderDetails([]*notebook{nb})
+	if err != nil {
+		t.Skipf("nbconvert's Markdown filter unavailable: %v", err)
+	}
+	got := joinText(nb.cells()[0]["source"])
+	want := "Before.\n\n<details><summary><b>Exercise 2</b> — when?</summary>\n" +
+		`<p><code>highdim.EggMasses</code> is <strong>fast</strong>; $a_1*b_2$ <a href="02-b.ipynb">more</a>.</p>` + "\n</details>"
+	if n != 1 || got != want {
+		t.Errorf("renderDetails: %d rendered\n got %q\nwant %q", n, got, want)
+	}
+}

@@ -9,12 +9,14 @@ import (
 	"go/doc/comment"
 	"go/parser"
 	"go/token"
+	"html"
 	"html/template"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -32,6 +34,49 @@ type figure struct {
 	Why     string   `json:"why"`
 	Numbers []number `json:"numbers"`
 	Files   []string `json:"files"`
+
+	Kind     string `json:"kind"`     // "book" or "added"
+	Function string `json:"function"` // import path and name of the function that draws it
+}
+
+// FuncName is the name of the function that draws the figure
+// ("Fig1_1EggMass1D").
+func (f *figure) FuncName() string {
+	return f.Function[strings.LastIndex(f.Function, ".")+1:]
+}
+
+// group is the figure's part of the report: the book's figures, the
+// spectral paper's (ids P…), the figures added beyond the book (ids X…).
+func (f *figure) group() int {
+	switch {
+	case strings.HasPrefix(f.ID, "P"):
+		return 1
+	case strings.HasPrefix(f.ID, "X") || f.Kind == "added":
+		return 2
+	}
+	return 0
+}
+
+// bookOrder sorts figures as a reader meets them: the book's 1.1 … 7.x,
+// then the paper's P2 … P9, then the added X1.1 … X7.x, numerically.
+func bookOrder(figs []figure) {
+	key := func(f *figure) []int {
+		k := []int{f.group()}
+		for _, p := range strings.Split(strings.TrimLeft(f.ID, "PX"), ".") {
+			n, _ := strconv.Atoi(p)
+			k = append(k, n)
+		}
+		return k
+	}
+	sort.SliceStable(figs, func(i, j int) bool {
+		a, b := key(&figs[i]), key(&figs[j])
+		for x := 0; x < len(a) && x < len(b); x++ {
+			if a[x] != b[x] {
+				return a[x] < b[x]
+			}
+		}
+		return len(a) < len(b)
+	})
 }
 
 type number struct {
@@ -219,12 +264,43 @@ func readPackages(root string) ([]*pkgDoc, error) {
 // siteData is what the index, report and methods pages show.
 type siteData struct {
 	Chapters   []*notebook
-	Figures    []figure
+	Figures    []figure          // in book order
 	FigurePage map[string]string // figure id → the chapter page showing it
+	PageTitle  map[string]string // chapter page → its title
+	FuncSource map[string]string // function name → its source page and line anchor
 	Packages   []*pkgDoc
+	Legend     []template.HTML // the report's summary and definitions (figures/README.md)
 	Footer     string
 
 	Page, Title string
+	Root        string      // the way from the page to the site's root ("" or "../…")
+	Source      *sourceData // on a source page
+	PDF         bool        // the book is printed to book.pdf
+}
+
+// FigureGroups are the report's parts, in order.
+func (s *siteData) FigureGroups() []figureGroup {
+	gs := []figureGroup{
+		{ID: "book-figures", Title: "The book's figures"},
+		{ID: "paper-figures", Title: "The spectral paper's figures"},
+		{ID: "added-figures", Title: "Figures added beyond the book"},
+	}
+	for _, f := range s.Figures {
+		g := &gs[f.group()]
+		g.Figures = append(g.Figures, f)
+	}
+	var out []figureGroup
+	for _, g := range gs {
+		if len(g.Figures) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+type figureGroup struct {
+	ID, Title string
+	Figures   []figure
 }
 
 // HasSources tells whether the report names each number's source and
@@ -281,6 +357,7 @@ func formatNumber(v *float64) string {
 
 var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"num": formatNumber,
+	"inc": func(i int) int { return i + 1 },
 	"agrees": func(n number) string {
 		a := n.Against()
 		if a == nil || n.Ours == nil || n.Tol == nil {
@@ -299,12 +376,13 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>{{.Title}} — Dimensionality Reduction for Machine Learning</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="assets/book.css">
+<link rel="stylesheet" href="{{.Root}}assets/book.css">
+<script src="{{.Root}}assets/book.js"></script>
 </head>
 <body class="book-page">
-<nav class="book-nav book-nav-top">
+<nav class="book-nav book-nav-top" data-root="{{.Root}}">
   <span class="book-prev"></span>
-  <span class="book-home"><a href="index.html">Contents</a> · <a href="report.html">Reproduction report</a> · <a href="methods.html">Methods</a></span>
+  <span class="book-home"><a href="{{.Root}}index.html">Contents</a> · <a href="{{.Root}}report.html">Reproduction report</a> · <a href="{{.Root}}methods.html">Methods</a></span>
   <span class="book-next"></span>
 </nav>
 <main class="book-main">
@@ -320,20 +398,24 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 {{define "index.html"}}{{template "head" .}}
 <h1>Dimensionality Reduction for Machine Learning</h1>
 <p class="book-lede">An executable companion to Neil D. Lawrence's draft book: every chapter is a Go notebook,
-executed, with the book's figures reproduced and the book's numbers set beside ours.</p>
+executed, with the book's figures reproduced and the book's numbers set beside ours.{{if .PDF}}
+The whole book is also one <a href="book.pdf">PDF</a>.{{end}} <a href="search.html">Search</a> finds any section, figure or method.</p>
 
 <h2 id="chapters">Chapters</h2>
-<ol class="book-chapters">
+<ul class="book-chapters">
 {{range .Chapters}}<li><a href="{{.Page}}">{{.Title}}</a>{{if .Figures}} <span class="book-meta">{{len .Figures}} figures{{if .Interactive}}, {{.Interactive}} interactive{{end}}</span>{{end}}</li>
-{{end}}</ol>
+{{end}}</ul>
 
 <h2 id="figures">Figures</h2>
-<p>{{.Counts}}. The <a href="report.html">reproduction report</a> has every figure with its numbers.</p>
+{{range .Legend}}<p>{{.}}</p>
+{{end}}<p>The <a href="report.html">reproduction report</a> has every figure with its numbers.</p>
+{{range $g := .FigureGroups}}<h3 id="index-{{$g.ID}}">{{$g.Title}}</h3>
 <table class="book-figures">
 <tr><th>figure</th><th>status</th><th>shown in</th><th>caption</th></tr>
-{{range $f := .Figures}}<tr><td><a href="report.html#{{$f.Anchor}}">{{$f.ID}}</a></td><td class="status-{{$f.Status}}">{{$f.Status}}</td>
+{{range $f := $g.Figures}}<tr><td><a href="report.html#{{$f.Anchor}}">{{$f.ID}}</a></td><td class="status-{{$f.Status}}">{{$f.Status}}</td>
 <td>{{with index $.FigurePage $f.ID}}<a href="{{.}}#{{$f.Anchor}}">{{.}}</a>{{end}}</td><td>{{$f.Caption}}</td></tr>
 {{end}}</table>
+{{end}}
 
 <h2 id="methods">Methods</h2>
 <ul>
@@ -343,14 +425,20 @@ executed, with the book's figures reproduced and the book's numbers set beside o
 
 {{define "report.html"}}{{template "head" .}}
 <h1>Reproduction report</h1>
-<p><strong>{{.Counts}}</strong>. Every number in the <em>ours</em> column is computed when the report is
-written by <code>scripts/reproduce</code>.</p>
+{{range .Legend}}<p>{{.}}</p>
+{{end}}<p>Every number in the <em>ours</em> column is computed when the report is written by <code>scripts/reproduce</code>;
+the <em>agrees</em> column compares it with the book's number (else the reference value) within the tolerance.</p>
+<nav class="book-toc" id="contents" aria-label="Figures">
+{{range $g := .FigureGroups}}<h2 id="{{$g.ID}}">{{$g.Title}} <span class="book-meta">({{len $g.Figures}})</span></h2>
+<p class="book-toc-ids">{{range $g.Figures}}<a class="status-{{.Status}}" href="#{{.Anchor}}" title="{{.Status}}">{{.ID}}</a> {{end}}</p>
+{{end}}</nav>
 {{range $f := .Figures}}
 <section class="book-report-figure" id="{{.Anchor}}">
-<h2 id="{{.GitHubAnchor}}">Figure {{.ID}}</h2>
+<h2{{if ne .GitHubAnchor .Anchor}} id="{{.GitHubAnchor}}"{{end}}>Figure {{.ID}} <a class="book-top" href="#contents" title="back to the list of figures">↑</a></h2>
 <p>{{.Caption}}</p>
 <p><em>Data:</em> {{.Data}}. <em>Status:</em> <strong class="status-{{.Status}}">{{.Status}}</strong>.
-{{with index $.FigurePage $f.ID}}Shown in <a href="{{.}}">{{.}}</a>.{{end}}</p>
+{{with index $.FigurePage $f.ID}}Shown in <a href="{{.}}#{{$f.Anchor}}">{{index $.PageTitle .}}</a>.{{end}}
+{{if $f.Function}}Drawn by {{with index $.FuncSource $f.FuncName}}<a class="book-func" href="{{.}}"><code>figures.{{$f.FuncName}}</code></a>{{else}}<code>figures.{{$f.FuncName}}</code>{{end}} (<a href="methods.html#pkg-figures.{{$f.FuncName}}">documentation</a>).{{end}}</p>
 {{if .Why}}<p><em>{{.Why}}</em></p>{{end}}
 {{with $f.Best}}<figure class="book-figure"><a href="{{.}}"><img src="{{.}}" alt="Figure {{$f.ID}}"></a></figure>{{end}}
 <p class="book-files">{{range .Files}}<a href="{{.}}">{{.}}</a> {{end}}</p>
@@ -365,16 +453,35 @@ written by <code>scripts/reproduce</code>.</p>
 {{define "methods.html"}}{{template "head" .}}
 <h1>Methods</h1>
 <p>The Go packages of the companion, from their documentation: the methods (<code>dimred</code> and the packages beneath it), the data sets and the figures.</p>
-{{range .Packages}}
+{{range $p := .Packages}}
 <section class="book-package" id="{{.Anchor}}">
 <h2>package {{.Name}} <code class="book-meta">{{.Path}}</code></h2>
 <div class="book-doc">{{.Doc}}</div>
 {{if .Items}}<h3>Index</h3>
 <dl class="book-items">
-{{range .Items}}<dt id="{{.ID}}"><code>{{.Kind}} {{.Name}}</code></dt><dd>{{.Synopsis}}</dd>
+{{range .Items}}<dt id="{{.ID}}"><code>{{.Kind}} {{.Name}}</code>{{if and (eq $p.Path "figures") (eq .Kind "func")}}{{with index $.FuncSource .Name}} <a class="book-func" href="{{.}}">source</a>{{end}}{{end}}</dt><dd>{{.Synopsis}}</dd>
 {{end}}</dl>{{end}}
 </section>
 {{end}}
+{{template "foot" .}}{{end}}
+
+{{define "search.html"}}{{template "head" .}}
+<h1>Search</h1>
+<form class="book-search-page" action="search.html" role="search">
+<input type="search" id="book-q" name="q" placeholder="Search the book" aria-label="Search the book" autofocus>
+</form>
+<p id="book-search-status" class="book-meta"></p>
+<ol id="book-results" class="book-results"></ol>
+<script src="assets/minisearch.js"></script>
+<script src="assets/search-index.js"></script>
+<script src="assets/search.js"></script>
+{{template "foot" .}}{{end}}
+
+{{define "source.html"}}{{template "head" .}}
+<h1><code>{{.Source.Path}}</code></h1>
+<p class="book-meta">The source file, as in the repository.</p>
+<pre class="book-src"><code>{{range $i, $l := .Source.Lines}}<span class="book-line" id="L{{inc $i}}">{{$l}}</span>
+{{end}}</code></pre>
 {{template "foot" .}}{{end}}
 `))
 
@@ -410,4 +517,26 @@ func apiLinker(pkgs []*pkgDoc) func(string) string {
 			return `href="methods.html#` + a + `"`
 		})
 	}
+}
+
+// readLegend returns the paragraphs of figures/README.md between its title
+// and its table — the summary, the statuses and the numbers' sources —
+// as HTML, the generator's "do not edit" note left out.
+func readLegend(path string) ([]template.HTML, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []template.HTML
+	for _, para := range strings.Split(string(b), "\n\n") {
+		para = strings.TrimSpace(para)
+		if strings.HasPrefix(para, "|") {
+			break
+		}
+		if para == "" || strings.HasPrefix(para, "#") || strings.HasPrefix(para, "Generated by") {
+			continue
+		}
+		out = append(out, template.HTML(inlineMarkdown(html.EscapeString(para))))
+	}
+	return out, nil
 }
