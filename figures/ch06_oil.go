@@ -399,7 +399,8 @@ func orderString(v []float64) string {
 // Fig6_11StickGTM is book Fig 6.11: the GTM with 10×10, 20×20 and 30×30
 // grids on the stick man motion capture data (55×102; the caption says
 // "oil data", but the demos it names, demStickDnet1–3, and §6.5.6 are the
-// stick man). Frames are coloured from blue (first) to red (last).
+// stick man). Frames are coloured by the time colour map of the paper's
+// figures (first blue, last red), with its key on the last panel.
 func Fig6_11StickGTM() (*Figure, error) {
 	ds, err := datasets.Stick()
 	if err != nil {
@@ -413,7 +414,15 @@ func Fig6_11StickGTM() (*Figure, error) {
 			return nil, err
 		}
 		p := newPlot(fmt.Sprintf("(%c) %d×%d grid", 'a'+i, g, g), "x₁", "x₂")
-		trajectory(p, f.X)
+		n, _ := f.X.Dims()
+		xs, ys := mat.Col(nil, 0, f.X), mat.Col(nil, 1, f.X)
+		p.Add(line(xs, ys, ch2Light, 0.7))
+		for j := 0; j < n; j++ {
+			p.Add(scatter([]float64{xs[j]}, []float64{ys[j]}, frameColour(j, n), 2, nil))
+		}
+		if i == 2 {
+			addTimeKey(p, 1, float64(n), "frame")
+		}
 		panels = append(panels, p)
 		nums = append(nums, Ours(fmt.Sprintf("%d×%d: EM iterations", g, g), float64(f.Model.(*dimred.GTM).Iterations())))
 	}

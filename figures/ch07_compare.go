@@ -177,9 +177,13 @@ type compareBookNumber struct {
 }
 
 // CompareBook holds the book's own numbers for rows of the comparison,
-// keyed "data/method/score". The book's runs used other random streams, so
-// they are shown beside ours with a tolerance of their seed spread (Figs
-// 6.8 and 6.10 report several seeds).
+// keyed "data/method/score", for the notebook's text. They are not checked
+// here: one seed of a non-convex fit against the book's one run can land
+// anywhere in the seed spread (X6.2 measures it: GTM 30×30 12–70 errors,
+// density network 7–40), so a tolerance that always passes would test
+// nothing and a narrower one would test the seed. Figs 6.10 and 6.8
+// reproduce the book's values exactly from the author's saved fits, and
+// X6.2 checks them against the seed range.
 var CompareBook = map[string]compareBookNumber{
 	"oil/GTM/1-NN errors":            {11, "Fig 6.10(c) caption (GTM 30×30)"},
 	"oil/DensityNetwork/1-NN errors": {16, "Fig 6.8(b) caption (400 samples)"},
@@ -594,12 +598,6 @@ func compareNumbers(s CompareScore) []Number {
 	var out []Number
 	add := func(name string, v float64, tol float64) {
 		key := s.Data + "/" + s.Method + "/" + name
-		if b, ok := CompareBook[key]; ok {
-			// One seed against the book's one run: agreement within the
-			// seed-to-seed spread measured for Figs 6.8 and 6.10.
-			out = append(out, Book(key, b.Value, v, 15, b.Cite))
-			return
-		}
 		out = append(out, Ours(key, v))
 	}
 	if s.X == nil {
