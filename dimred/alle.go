@@ -9,6 +9,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/neighbours"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -48,6 +49,10 @@ import (
 type AcyclicLLE struct {
 	K int // parents per point (k); 0 means 6; points near the end have fewer
 	Q int // q, latent dimension; must be set (≥ 1)
+	// Parents selects how the ordering and each point's parents are found:
+	// ALLENearestLater (the default, the paper's §2.7.4) or
+	// ALLECholeskyFill (the reference MATLAB code's).
+	Parents ALLEParents
 	// Order is the ordering: Order[r] is the point at position r, and a
 	// point's parents come from later positions. nil means 0, 1, …, n−1.
 	Order []int
@@ -78,6 +83,87 @@ type AcyclicLLE struct {
 
 var _ Embedder = (*AcyclicLLE)(nil)
 
+// ALLEParents selects AcyclicLLE's ordering and parent sets.
+type ALLEParents int
+
+const (
+	// ALLENearestLater takes the points in Order (data order by default)
+	// and gives each point its K nearest points among the later ones, as
+	// the spectral paper's §2.7.4 describes.
+	ALLENearestLater ALLEParents = iota
+	// ALLECholeskyFill is the construction of Lawrence's MATLAB code
+	// (findAcyclicNeighbours2 in GPmat's mltools, used by the paper's
+	// demos): the symmetric kNN graph's Laplacian is factorised by a sparse
+	// Cholesky under a fill-reducing ordering, the ordering becomes the
+	// point order, and each point's parents are the non-zeros below the
+	// diagonal of its column of the factor — its neighbours in the
+	// elimination graph when it is eliminated, the kNN edges plus the fill.
+	// A point then has a varying number of parents (often more than K) and
+	// the local Gram matrix of a point with more parents than dimensions is
+	// regularised as the reference does (1e-3·tr C unless Reg is set). The
+	// ordering here is exact minimum degree (ties to the lower index);
+	// MATLAB's chol uses AMD, an approximation of it, so the parent sets
+	// are of the same kind but need not agree point for point. Order must
+	// be nil; FittedOrder returns the ordering found.
+	ALLECholeskyFill
+)
+
+// choleskyFillParents eliminates the vertices of the undirected graph adj
+// (neighbour lists) in minimum-degree order (ties to the lower index),
+// joining each eliminated vertex's remaining neighbours into a clique, and
+// returns the order and, per vertex, its neighbours at elimination: the
+// sparsity pattern of column v of the Cholesky factor of any matrix with
+// adj's pattern (George & Liu, "Computer solution of large sparse positive
+// definite systems", 1981).
+func choleskyFillParents(adj [][]int) (order []int, parents [][]int) {
+	n := len(adj)
+	nbr := make([]map[int]struct{}, n)
+	for v := range nbr {
+		nbr[v] = make(map[int]struct{}, len(adj[v]))
+	}
+	for v, as := range adj {
+		for _, u := range as {
+			if u != v {
+				nbr[v][u] = struct{}{}
+				nbr[u][v] = struct{}{}
+			}
+		}
+	}
+	done := make([]bool, n)
+	parents = make([][]int, n)
+	order = make([]int, 0, n)
+	for step := 0; step < n; step++ {
+		v, best := -1, n+1
+		for u := 0; u < n; u++ {
+			if !done[u] && len(nbr[u]) < best {
+				v, best = u, len(nbr[u])
+			}
+		}
+		ps := make([]int, 0, len(nbr[v]))
+		for u := range nbr[v] {
+			ps = append(ps, u)
+		}
+		sort.Ints(ps)
+		parents[v] = ps
+		order = append(order, v)
+		done[v] = true
+		for _, a := range ps {
+			delete(nbr[a], v)
+			for _, b := range ps {
+				if a != b {
+					nbr[a][b] = struct{}{}
+				}
+			}
+		}
+		nbr[v] = nil
+	}
+	return order, parents
+}
+
+// FittedOrder returns the point order of the fit (Order, the data order,
+// or the fill-reducing order of ALLECholeskyFill).
+func (a *AcyclicLLE) FittedOrder() []int { a.mustFit(); return append([]int(nil), a.order...) }
+
 // Fit computes the parents, the n regressions and the embedding of the
 // rows of Y (n×p, not modified). It returns an error wrapping ErrNaN for
 // non-finite data, ErrTooFewPoints for n < 3 or k ≥ n, ErrSingular if a
@@ -103,6 +189,16 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 		return err
 	}
 	order := make([]int, n)
+	var fill [][]int // ALLECholeskyFill's parents
+	switch a.Parents {
+	case ALLENearestLater:
+	case ALLECholeskyFill:
+		if a.Order != nil {
+			panic("dimred: AcyclicLLE: Order must be nil with ALLECholeskyFill, which finds its own ordering")
+		}
+	default:
+		panic(fmt.Sprintf("dimred: AcyclicLLE: unknown Parents %d", a.Parents))
+	}
 	if a.Order == nil {
 		for i := range order {
 			order[i] = i
@@ -127,6 +223,17 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	if reg == 0 && k > p {
 		reg = 1e-3
 	}
+	if a.Parents == ALLECholeskyFill {
+		nb, err := neighbours.KNearest(Y, k)
+		if err != nil {
+			return errs.Wrap(err, "AcyclicLLE")
+		}
+		adj := make([][]int, n)
+		for i := range adj {
+			adj[i], _ = nb.Of(i)
+		}
+		order, fill = choleskyFillParents(adj)
+	}
 	Yc := mat.DenseCopyOf(Y)
 	centreColumns(Yc)
 	for i := 0; i < n; i++ {
@@ -145,6 +252,25 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 			yi := Yc.RawRowView(i)
 			if r == n-1 {
 				res2[i] = dot(yi, yi)
+				continue
+			}
+			if fill != nil {
+				cand := fill[i]
+				ri := reg
+				if a.Reg == 0 {
+					ri = 0
+					if len(cand) > p {
+						ri = 1e-3 // the reference's Roweis–Saul rule, per point
+					}
+				}
+				if len(cand) == 0 {
+					// A vertex whose component is eliminated: no parents,
+					// like the last point.
+					res2[i] = dot(yi, yi)
+					continue
+				}
+				w, r2 := lleWeights(Yc, i, cand, ri)
+				parents[i], ms[i], res2[i] = cand, w, r2
 				continue
 			}
 			// k nearest among later positions.

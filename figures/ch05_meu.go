@@ -121,6 +121,11 @@ func standardised(X *mat.Dense) *mat.Dense {
 	return Z
 }
 
+// SpectralScore is the spectral paper's GP-LVM score of the embedding X of
+// Y, as Fig 7 computes it: X standardised per axis, then
+// dimred.GPLVMScore's log-likelihood (higher is better).
+func SpectralScore(X, Y *mat.Dense) (float64, error) { return gplvmScore(standardised(X), Y) }
+
 // gplvmScore is the paper's score of a standardised embedding.
 func gplvmScore(X, Y *mat.Dense) (float64, error) {
 	var s dimred.GPLVMScore
