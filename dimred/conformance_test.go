@@ -22,7 +22,7 @@ var embedders = []struct {
 	{"MixturePPCA", func() dimred.Embedder { return &dimred.MixturePPCA{M: 2, Q: 2} }, dimredtest.Options{Q: 2}},
 	// Q is an upper bound that ARD prunes; zero means the largest useful one.
 	{"BayesianPCA", func() dimred.Embedder { return &dimred.BayesianPCA{Q: 4} }, dimredtest.Options{Q: 4, ZeroQDefault: true}},
-	{"FeatureSelection", func() dimred.Embedder { return &dimred.FeatureSelection{Q: 2} }, dimredtest.Options{Q: 2}},
+	{"FeatureSelection", func() dimred.Embedder { return &dimred.FeatureSelection{Q: 2} }, dimredtest.Options{Q: 2, QBoundedByP: true}},
 	{"PrincipalCoordinates", func() dimred.Embedder { return &dimred.PrincipalCoordinates{Q: 2} }, dimredtest.Options{Q: 2}},
 	{"MVU", func() dimred.Embedder { return &dimred.MVU{Q: 2, K: 5} }, dimredtest.Options{Q: 2}},
 	{"MEU", func() dimred.Embedder { return &dimred.MEU{K: 5, Q: 2} }, dimredtest.Options{Q: 2}},

@@ -152,7 +152,9 @@ func TestImpossibleSettingsPanic(t *testing.T) {
 }
 
 // Too large a Q for the number of points is ErrTooFewPoints for every
-// method (it panicked in 8 methods and succeeded in 2).
+// method whose Q is bounded by n (it panicked in 8 methods and succeeded in
+// 2). FeatureSelection's Q counts kept coordinates, bounded by p only: the
+// book's Fig 3.4 keeps up to 1000 pixels of 360 images.
 func TestTooLargeQIsTooFewPoints(t *testing.T) {
 	Y := mat.NewDense(4, 10, nil)
 	for i := 0; i < 4; i++ {
@@ -160,7 +162,10 @@ func TestTooLargeQIsTooFewPoints(t *testing.T) {
 			Y.Set(i, j, math.Sin(float64(3*i+j*j)))
 		}
 	}
-	for _, m := range []Embedder{&PCA{Q: 5}, &FeatureSelection{Q: 5}, &FeatureExtraction{Q: 5},
+	if err := (&FeatureSelection{Q: 5}).Fit(Y); err != nil {
+		t.Errorf("FeatureSelection: Q = 5 ≤ p on 4×10 data: %v", err)
+	}
+	for _, m := range []Embedder{&PCA{Q: 5}, &FeatureExtraction{Q: 5},
 		&PrincipalCoordinates{Q: 5}, &ClassicalMDS{Q: 5}, &KernelPCA{Q: 5, Kernel: kernel.Linear{}},
 		&MVU{Q: 5, K: 2}, &MEU{Q: 5, K: 2}, &AcyclicLLE{Q: 5, K: 2}, &DRILL{Q: 5, AllPairs: true}} {
 		var err error

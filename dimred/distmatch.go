@@ -122,9 +122,8 @@ func (f *FeatureSelection) Fit(Y mat.Matrix) (err error) {
 	if f.Q < 1 || f.Q > p {
 		panic(fmt.Sprintf("dimred: FeatureSelection Q = %d outside [1, p = %d]", f.Q, p))
 	}
-	if err := checkQ("FeatureSelection", f.Q, n, f.Q+1); err != nil {
-		return err
-	}
+	// Q counts kept coordinates: any q ≤ p is possible whatever n (the
+	// book's Fig 3.4 keeps up to 1000 pixels of 360 images).
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}

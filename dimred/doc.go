@@ -99,6 +99,8 @@
 //     points span at most n − 1 dimensions about their mean); KernelPCA
 //     and MVU, whose n×n kernel can have rank n, need n ≥ q; LLE, Isomap
 //     and LaplacianEigenmaps, which drop a trivial eigenvector, n ≥ q + 2.
+//     FeatureSelection keeps Q of the p coordinates, which needs no
+//     particular n: its Q is bounded by p only (dimredtest's QBoundedByP).
 //     A Q too large for the number of features p, in the linear models
 //     that need q < p (or q ≤ p), panics: p is the caller's choice.
 //   - K is the neighbour count of the neighbourhood methods (LLE, Isomap,

@@ -91,6 +91,12 @@ type Options struct {
 	ProjectMissing bool
 	// Timeout bounds each Fit on hostile data; zero means one minute.
 	Timeout time.Duration
+	// QBoundedByP: Q counts kept features and is bounded by the number of
+	// columns p, not of points (dimred.FeatureSelection keeps Q of the p
+	// coordinates whatever n is; the book's Fig 3.4 keeps up to 1000 of
+	// 3136 pixels of 360 images). TooLargeQ then expects Q = 5 on 4×10
+	// data to succeed, and Q = 11 to panic.
+	QBoundedByP bool
 }
 
 func (o Options) prefix() string {
@@ -643,6 +649,15 @@ func (s suite) tooLargeQ(t *testing.T) {
 	var err error
 	if msg := panicMessage(func() { err = m.Fit(Y) }); msg != "" {
 		t.Fatalf("Q = 5 on 4×10 data: Fit panicked: %s", msg)
+	}
+	if s.o.QBoundedByP {
+		if err != nil {
+			t.Errorf("Q = 5 on 4×10 data: err = %v, want success (Q ≤ p)", err)
+		}
+		m = s.newModel()
+		setQ(m, 11)
+		s.checkPanic(t, "Fit with Q = 11 > p = 10", func() { m.Fit(Y) })
+		return
 	}
 	if !errors.Is(err, dimred.ErrTooFewPoints) {
 		t.Errorf("Q = 5 on 4×10 data: err = %v, want ErrTooFewPoints", err)
