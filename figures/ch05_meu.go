@@ -75,7 +75,7 @@ var P7Methods = []ScoredMethod{
 	EmbedderMethod("LLE", func(k int) dimred.Embedder { return &dimred.LLE{Q: 2, K: k} }),
 	EmbedderMethod("Isomap", func(k int) dimred.Embedder { return &dimred.Isomap{Q: 2, K: k} }),
 	// MVU's SDP is solved once per process for Figs P3/P5 (k = 6, 7).
-	{Name: "MVU", Embed: func(ds string, _ *mat.Dense, _ int) (*mat.Dense, error) { return mvuEmbedding(ds) }},
+	{Name: "MVU", Embed: func(ds string, _ *mat.Dense, _ int) (*mat.Dense, error) { return mvuEmbedding(ds, nil) }},
 	EmbedderMethod("MEU", func(k int) dimred.Embedder { return &dimred.MEU{Q: 2, K: k} }),
 	EmbedderMethod("ALLE", func(k int) dimred.Embedder { return &dimred.AcyclicLLE{Q: 2, K: k} }),
 	EmbedderMethod("DRILL", func(k int) dimred.Embedder { return &dimred.DRILL{Q: 2, K: k} }),

@@ -43,6 +43,7 @@ func mvuFitData(load func() (*datasets.Dataset, error), k int, p *Progress) (*mv
 	}
 	m := &dimred.MVU{Q: 2, K: k}
 	if p != nil {
+		p.SetObjective("duality gap")
 		m.Monitor = p.Monitor
 	}
 	if err := m.Fit(d.Y); err != nil {
@@ -80,15 +81,16 @@ func mvuRobot(p *Progress) (*mvuFit, error) {
 // learnt kernel, unnormalised as Weinberger's code returns it) of a paper
 // data set: "stick" (55 frames, k = 6, paper Fig 3) or "robot_wireless"
 // (215 frames, k = 7, Fig 5), fitted once per process and shared by every
-// figure that shows it. The returned matrix is the caller's copy.
-func mvuEmbedding(dataset string) (*mat.Dense, error) {
+// figure that shows it; the first call reports the SDP's iterations to p.
+// The returned matrix is the caller's copy.
+func mvuEmbedding(dataset string, p *Progress) (*mat.Dense, error) {
 	var f *mvuFit
 	var err error
 	switch dataset {
 	case "stick":
-		f, err = mvuStick(nil)
+		f, err = mvuStick(p)
 	case "robot_wireless":
-		f, err = mvuRobot(nil)
+		f, err = mvuRobot(p)
 	default:
 		panic("figures: mvuEmbedding of unknown data set " + dataset)
 	}
@@ -150,7 +152,7 @@ func FigX5_10RobotMVU() (*Figure, error) {
 }
 
 func figX5_10(p *Progress) (*Figure, error) {
-	p.SetObjective("duality gap").SetMaxIter(100) // dimred.MVU's default iteration limit
+	p.SetMaxIter(100) // dimred.MVU's default iteration limit
 	f, err := mvuRobot(p)
 	if err != nil {
 		return nil, err

@@ -50,7 +50,7 @@ func TestFigX5_10RobotMVU(t *testing.T) {
 		name string
 		n    int
 	}{{"stick", 55}, {"robot_wireless", 215}} {
-		X, err := mvuEmbedding(c.name)
+		X, err := mvuEmbedding(c.name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

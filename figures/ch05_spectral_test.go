@@ -17,7 +17,7 @@ func TestCh5SpectralFigures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("chapter 5 spectral figures: swiss roll and rotated sixes embeddings")
 	}
-	if _, err := ch5Robot(); err != nil {
+	if _, err := ch5Robot.get(nil); err != nil {
 		dstest.Check(t, err)
 	}
 	get := func(f *Figure, prefix, method string) float64 {

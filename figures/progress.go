@@ -243,7 +243,7 @@ func (p *Progress) summary() string {
 	if p.total > 0 {
 		parts = append(parts, fmt.Sprintf("%d steps", p.total))
 	}
-	if p.iters {
+	if p.iters && p.total == 0 {
 		parts = append(parts, fmt.Sprintf("iteration %d, %s %.6g", p.iter, p.objective(), p.obj))
 	}
 	return fmt.Sprintf("<p><b>%s</b> done: %s</p>", html.EscapeString(p.Name), strings.Join(parts, ", "))

@@ -37,10 +37,10 @@ func Register(id string, chapter int, fn func() (*Figure, error)) {
 // line in a notebook cell), long the same computation reporting its steps
 // to a Progress, which scripts/render passes (MakeProgress).
 func RegisterLong(id string, chapter int, fn func() (*Figure, error), long func(*Progress) (*Figure, error)) {
-	Register(id, chapter, fn)
-	e := registry[id]
-	e.long = long
-	registry[id] = e
+	if _, dup := registry[id]; dup {
+		panic("figures: figure " + id + " registered twice")
+	}
+	registry[id] = Entry{ID: id, Chapter: chapter, Make: fn, long: long}
 }
 
 // MakeProgress draws the figure, reporting a long computation's steps to p
