@@ -29,6 +29,11 @@
 // It prints one line per notebook with the outputs it checked and the number
 // lost, and a total.
 //
+// Prose. A markdown cell that states how long something takes ("about a
+// minute", "a few seconds each", "takes 30 s") gets a warning: such times
+// go stale with every change and every machine; a cell prints the time it
+// measured, or the prose gives a ratio or a bound that the time budgets check.
+//
 // Timings. With -timings FILE, -normalize first appends each code cell's
 // execution time (nbclient's metadata.execution, from execute_input to
 // execute_reply, which includes GoNB's compilation of the cell) to FILE as
@@ -160,6 +165,11 @@ func check(path string, ids map[string]string) (lost, bad int, summary string, e
 	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
 	nfig, nprint, ncode, bad := 0, 0, 0, 0
 	for i, c := range nb.Cells {
+		if c.CellType == "markdown" {
+			for _, m := range typedTimes(cells[i].Source) {
+				fmt.Fprintf(os.Stderr, "nbcheck: WARNING %s, markdown cell %d: a typed time %q (print the measured time, or a bound the budgets check)\n", name, i+1, m)
+			}
+		}
 		if c.CellType != "code" {
 			continue
 		}
@@ -397,4 +407,18 @@ func loadAverage() string {
 		return "?"
 	}
 	return f[0]
+}
+
+// typedTimeRe matches a duration stated in prose: "about a minute", "a few
+// seconds", "half a minute", "takes 30 s", "about 20 CPU seconds".
+var typedTimeRe = regexp.MustCompile(`(?i)\b(?:about|around|roughly|nearly|almost|under|over|takes?|took|half|a few|several)\s+(?:a\s+|an\s+)?(?:\d+(?:\.\d+)?\s*(?:CPU\s+)?)?(?:s|sec|secs|seconds?|min|mins|minutes?|hours?)\b`)
+
+// typedTimes returns the typed durations in a markdown cell's text, outside
+// code spans and LaTeX.
+func typedTimes(src string) []string {
+	var out []string
+	for _, m := range typedTimeRe.FindAllString(src, -1) {
+		out = append(out, m)
+	}
+	return out
 }

@@ -47,3 +47,20 @@ func TestSlowCells(t *testing.T) {
 		t.Errorf("warnings %q", w)
 	}
 }
+
+// Typed durations in prose are found; numbers with other units are not.
+func TestTypedTimes(t *testing.T) {
+	for src, want := range map[string]int{
+		"This cell runs all the fits, about a minute:":                  1,
+		"Three fits (a few seconds each):":                              1,
+		"(The 400-sample fit takes about half a minute; the report)":    1,
+		"at about 20 CPU seconds.":                                      1,
+		"about 950 and 1200 constraints":                                0,
+		"$n=300$ points, under 5 errors; 30 s is not typed here":        0,
+		"The fit costs about four times as much as the 100-sample one.": 0,
+	} {
+		if got := typedTimes(src); len(got) != want {
+			t.Errorf("%q: %q, want %d", src, got, want)
+		}
+	}
+}
