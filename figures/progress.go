@@ -24,8 +24,8 @@ import (
 //
 //   - Step(what, done, total) before each of a known number of steps (the
 //     14 fits of a figure, the λ values of a sweep): the time left is
-//     estimated as elapsed·(total − done)/done, the mean step so far times
-//     the steps to go;
+//     estimated from the mean finished step: that mean for each step still
+//     to come, less the time the current step has already run;
 //   - Monitor(iter, objective), the Monitor of an iterative fit: with
 //     SetMaxIter(m) the time left is bounded by the mean iteration so far
 //     times the iterations to the limit ("at most").
@@ -38,22 +38,23 @@ import (
 type Progress struct {
 	Name string
 
-	mu       sync.Mutex    // the ticker goroutine redraws the line too
-	stop     chan struct{} // closed by Done: stops the ticker
-	w        io.Writer     // NewProgressTo's output; nil for a notebook line
-	id       string        // notebook display id; "" when not showing in a notebook
-	start    time.Time
-	last     time.Time
-	shown    bool // a terminal line was written
-	finished bool // Done (or Clear) was called
-	iter     int
-	obj      float64
-	iters    bool // Monitor has been called
-	maxIter  int
-	objName  string // what Monitor's value is; "" means "objective"
-	what     string
-	done     int
-	total    int
+	mu        sync.Mutex    // the ticker goroutine redraws the line too
+	stop      chan struct{} // closed by Done: stops the ticker
+	w         io.Writer     // NewProgressTo's output; nil for a notebook line
+	id        string        // notebook display id; "" when not showing in a notebook
+	start     time.Time
+	last      time.Time
+	shown     bool // a terminal line was written
+	finished  bool // Done (or Clear) was called
+	iter      int
+	obj       float64
+	iters     bool // Monitor has been called
+	maxIter   int
+	objName   string // what Monitor's value is; "" means "objective"
+	what      string
+	done      int
+	total     int
+	stepStart time.Time // when the current step started
 }
 
 // NewProgress starts the progress line of the computation called name in
@@ -130,7 +131,7 @@ func (p *Progress) Step(what string, done, total int) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.what, p.done, p.total = what, done, total
+	p.what, p.done, p.total, p.stepStart = what, done, total, time.Now()
 	if p.id != "" {
 		p.redraw(time.Now()) // a new step's name is worth showing at once
 	}
@@ -214,7 +215,11 @@ func (p *Progress) objective() string {
 func (p *Progress) timeLeft(elapsed time.Duration) (left time.Duration, bound, ok bool) {
 	switch {
 	case p.total > 0 && p.done > 0:
-		return time.Duration(float64(elapsed) * float64(p.total-p.done) / float64(p.done)), false, true
+		// the mean finished step for each step to come, less the time
+		// the current one has run
+		mean := float64(p.stepStart.Sub(p.start)) / float64(p.done)
+		cur := max(0, mean-float64(elapsed-p.stepStart.Sub(p.start)))
+		return time.Duration(mean*float64(p.total-p.done-1) + cur), false, true
 	case p.total <= 0 && p.iters && p.maxIter > 0 && p.iter > 0:
 		return time.Duration(float64(elapsed) * float64(p.maxIter-p.iter) / float64(p.iter)), true, true
 	}

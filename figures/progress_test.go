@@ -25,13 +25,26 @@ func TestProgressNil(t *testing.T) {
 // the time left as the mean step so far times the steps to go (an upper
 // bound for a fit with an iteration limit).
 func TestProgressState(t *testing.T) {
-	p := &Progress{Name: "Fig P7", start: time.Now().Add(-30 * time.Second)}
+	now := time.Now()
+	p := &Progress{Name: "Fig P7", start: now.Add(-30 * time.Second), stepStart: now}
 	p.what, p.done, p.total = "LLE on robot", 3, 9
 	s := p.state()
 	for _, want := range []string{"step 4 of 9 (LLE on robot)", "30 s", "about 60 s left"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("state %q lacks %q", s, want)
 		}
+	}
+	// 4 s into the current step: 10 s per step, 5 to come after it.
+	p.stepStart = now.Add(-4 * time.Second)
+	p.start = p.stepStart.Add(-30 * time.Second)
+	if s := p.state(); !strings.Contains(s, "about 56 s left") {
+		t.Errorf("state %q: want about 56 s left", s)
+	}
+	// A step that overruns the mean: only the steps after it are left.
+	p.stepStart = now.Add(-25 * time.Second)
+	p.start = p.stepStart.Add(-30 * time.Second)
+	if s := p.state(); !strings.Contains(s, "about 50 s left") {
+		t.Errorf("state %q: want about 50 s left", s)
 	}
 	q := &Progress{Name: "MVU", start: time.Now().Add(-10 * time.Second), maxIter: 50}
 	q.iter, q.obj, q.iters = 10, 1e-3, true
