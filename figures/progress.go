@@ -17,8 +17,9 @@ import (
 // and at least every second) or written every 5 s to a terminal or log,
 // with what is being done, how far it is
 // (step i of n, or the iteration of an iterative fit and its objective),
-// the time so far and an estimate of the time left. Done replaces the
-// transient line with a persistent one.
+// the time so far and an estimate of the time left. Done turns the line
+// into a persistent summary without times, so an executed notebook is the
+// same file run after run.
 //
 // A long computation reports through one of two calls:
 //
@@ -62,8 +63,12 @@ type Progress struct {
 func NewProgress(name string) *Progress {
 	p := &Progress{Name: name, start: time.Now()}
 	if gonbui.IsNotebook {
+		// The line appears after a second (or at Done): not at once,
+		// so that it never races the cell's printed text before it —
+		// GoNB forwards standard output and display data separately —
+		// and the executed notebook holds one output per Progress
+		// however long the computation took.
 		p.id = "progress-" + gonbui.UniqueId()
-		gonbui.UpdateHTML(p.id, p.html("starting"))
 		p.tick(time.Second)
 	}
 	return p
@@ -132,7 +137,7 @@ func (p *Progress) Step(what string, done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.what, p.done, p.total, p.stepStart = what, done, total, time.Now()
-	if p.id != "" {
+	if p.id != "" && p.shown {
 		p.redraw(time.Now()) // a new step's name is worth showing at once
 	}
 }
@@ -146,7 +151,7 @@ func (p *Progress) Monitor(iter int, objective float64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.iter, p.obj, p.iters = iter, objective, true
-	if now := time.Now(); p.id != "" && now.Sub(p.last) > 200*time.Millisecond {
+	if now := time.Now(); p.id != "" && p.shown && now.Sub(p.last) > 200*time.Millisecond {
 		p.redraw(now)
 	}
 	return false
@@ -161,6 +166,7 @@ func (p *Progress) redraw(now time.Time) {
 	p.last = now
 	switch {
 	case p.id != "":
+		p.shown = true
 		gonbui.UpdateHTML(p.id, p.html("running"))
 	case p.w != nil:
 		p.shown = true
@@ -254,8 +260,8 @@ func (p *Progress) summary() string {
 	return fmt.Sprintf("<p><b>%s</b> done: %s</p>", html.EscapeString(p.Name), strings.Join(parts, ", "))
 }
 
-// Done clears the transient line and displays a persistent summary (with
-// extra appended), so the executed notebook keeps it; on a terminal it
+// Done replaces the transient line by a persistent summary (with extra
+// appended), so the executed notebook keeps it; on a terminal it
 // writes a last line with the total time if it wrote any before.
 func (p *Progress) Done(extra string) {
 	if p == nil {
@@ -273,12 +279,11 @@ func (p *Progress) Done(extra string) {
 	if p.id == "" {
 		return
 	}
-	gonbui.UpdateHTML(p.id, "")
 	s := p.summary()
 	if extra != "" {
 		s = s[:len(s)-4] + " — " + html.EscapeString(extra) + "</p>"
 	}
-	gonbui.DisplayHTML(s)
+	gonbui.UpdateHTML(p.id, s) // the line becomes the summary
 	gonbui.Sync()
 }
 
@@ -328,7 +333,7 @@ func (p *Progress) Clear() {
 	if p == nil || !p.finish() {
 		return
 	}
-	if p.id != "" {
+	if p.id != "" && p.shown {
 		gonbui.UpdateHTML(p.id, "")
 		gonbui.Sync()
 	}
