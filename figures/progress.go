@@ -31,6 +31,11 @@ import (
 //     SetMaxIter(m) the time left is bounded by the mean iteration so far
 //     times the iterations to the limit ("at most").
 //
+// A cell should print nothing while its Progress is live (collect the
+// lines and print them after Done): GoNB forwards printed text and display
+// data separately, so text printed during a fit could land before or after
+// the line depending on the machine's speed.
+//
 // The zero of a long figure function's progress is nil: every method of a
 // nil *Progress does nothing, so figure code calls them unconditionally.
 // There is no package state: each Progress belongs to one computation, and
