@@ -33,8 +33,8 @@ import (
 )
 
 func init() {
-	Register("6.8", 6, Fig6_8OilDensityNetwork)
-	Register("6.10", 6, Fig6_10OilGTM)
+	RegisterLong("6.8", 6, Fig6_8OilDensityNetwork, fig6_8Long)
+	RegisterLong("6.10", 6, Fig6_10OilGTM, fig6_10Long)
 	Register("6.11", 6, Fig6_11StickGTM)
 	Register("X6.1", 6, FigX6_1Magnification)
 }
@@ -91,11 +91,13 @@ func OilDensityNetwork(m int, src rand.Source, monitor func(int, float64) bool) 
 }
 
 // seedStats fits make(s) for seeds 1 … seeds and returns the first fit and
-// the errors and times of all.
-func seedStats(seeds int, Y mat.Matrix, labels []int, make func(s int) dimred.Embedder) (*LatentFit, []float64, error) {
+// the errors and times of all, reporting each fit as a step to p: step0+s−1
+// of total, described by what and the seed.
+func seedStats(seeds int, Y mat.Matrix, labels []int, make func(s int) dimred.Embedder, p *Progress, what string, step0, total int) (*LatentFit, []float64, error) {
 	var first *LatentFit
 	var errs []float64
 	for s := 1; s <= seeds; s++ {
+		p.Step(fmt.Sprintf("%s, seed %d", what, s), step0+s-1, total)
 		f, err := FitLatent(make(s), Y, labels)
 		if err != nil {
 			return nil, nil, err
@@ -134,14 +136,18 @@ func oilPanel(title string, X mat.Matrix, ds *datasets.Dataset) *plot.Plot {
 // latent space of a density network (MLP, 20 tanh units) with (a) 100 and
 // (b) 400 latent samples. Book: 22 and 16 1-NN errors.
 func Fig6_8OilDensityNetwork() (*Figure, error) {
-	f, err := fig6_8(Ch6Seeds)
+	return inNotebook("Fig 6.8: density networks on oil, two sample sizes over seeds", fig6_8Long)
+}
+
+func fig6_8Long(p *Progress) (*Figure, error) {
+	f, err := fig6_8(Ch6Seeds, p)
 	if err != nil {
 		return nil, fmt.Errorf("figure %s: %w", "6.8", err)
 	}
 	return f, nil
 }
 
-func fig6_8(seeds int) (*Figure, error) {
+func fig6_8(seeds int, p *Progress) (*Figure, error) {
 	ds, err := datasets.Oil("train")
 	if err != nil {
 		return nil, err
@@ -152,7 +158,8 @@ func fig6_8(seeds int) (*Figure, error) {
 		m    int
 		book float64
 	}{{100, 22}, {400, 16}} {
-		first, errs, err := seedStats(seeds, ds.Y, ds.Labels, func(s int) dimred.Embedder { return OilDensityNetwork(c.m, ch6Src(s), nil) })
+		first, errs, err := seedStats(seeds, ds.Y, ds.Labels, func(s int) dimred.Embedder { return OilDensityNetwork(c.m, ch6Src(s), p.monitor()) },
+			p, fmt.Sprintf("%d samples", c.m), i*seeds, 2*seeds)
 		if err != nil {
 			return nil, err
 		}
@@ -172,14 +179,18 @@ func fig6_8(seeds int) (*Figure, error) {
 // space of a GTM with a (a) 10×10, (b) 20×20, (c) 30×30 grid. Book: 74,
 // 44, 11 1-NN errors.
 func Fig6_10OilGTM() (*Figure, error) {
-	f, err := fig6_10(Ch6Seeds)
+	return inNotebook("Fig 6.10: GTMs on oil, three grids over seeds", fig6_10Long)
+}
+
+func fig6_10Long(p *Progress) (*Figure, error) {
+	f, err := fig6_10(Ch6Seeds, p)
 	if err != nil {
 		return nil, fmt.Errorf("figure %s: %w", "6.10", err)
 	}
 	return f, nil
 }
 
-func fig6_10(seeds int) (*Figure, error) {
+func fig6_10(seeds int, p *Progress) (*Figure, error) {
 	ds, err := datasets.Oil("train")
 	if err != nil {
 		return nil, err
@@ -190,7 +201,8 @@ func fig6_10(seeds int) (*Figure, error) {
 		g    int
 		book float64
 	}{{10, 74}, {20, 44}, {30, 11}} {
-		first, errs, err := seedStats(seeds, ds.Y, ds.Labels, func(s int) dimred.Embedder { return OilGTM(c.g, ch6Src(s), nil) })
+		first, errs, err := seedStats(seeds, ds.Y, ds.Labels, func(s int) dimred.Embedder { return OilGTM(c.g, ch6Src(s), p.monitor()) },
+			p, fmt.Sprintf("%d×%d grid", c.g, c.g), i*seeds, 3*seeds+3)
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +210,8 @@ func fig6_10(seeds int) (*Figure, error) {
 		nums = append(nums, seedNumbers(fmt.Sprintf("GTM %d×%d", c.g, c.g), "Fig 6.10 caption", c.book, errs)...)
 	}
 	// Bishop et al.'s deterministic basis, a 6×6 grid of centres: no seed.
-	for _, g := range []int{10, 20, 30} {
+	for j, g := range []int{10, 20, 30} {
+		p.Step(fmt.Sprintf("%d×%d grid, 6×6 centres", g, g), 3*seeds+j, 3*seeds+3)
 		f, err := FitLatent(&dimred.GTM{Q: 2, Grid: g, Basis: dimred.GTMGridCentres, NumBasis: 6}, ds.Y, ds.Labels)
 		if err != nil {
 			return nil, err
