@@ -328,7 +328,7 @@ func cellTimes(nb []cell) []cellTime {
 // firstLine is a cell's first line of code, past GoNB's "%%" marker.
 func firstLine(src string) string {
 	for _, l := range strings.Split(src, "\n") {
-		if l = strings.TrimSpace(l); l != "" && l != "%%" {
+		if l = strings.TrimSpace(strings.ReplaceAll(l, "\t", " ")); l != "" && l != "%%" {
 			if len(l) > 60 {
 				l = l[:60]
 			}
