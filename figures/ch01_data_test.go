@@ -12,7 +12,7 @@ import (
 // DIMRED_REQUIRE_DATA=1) when its data are not available.
 func makeData(t *testing.T, mk func() (*Figure, error)) *Figure {
 	t.Helper()
-	f, err := mk()
+	f, err := drawOnce(mk)
 	dstest.Check(t, err)
 	return f
 }

@@ -3,6 +3,7 @@ package figures
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/dimredbook/book/datasets"
 )
@@ -111,7 +112,12 @@ func TestAllRegisteredFiguresRender(t *testing.T) {
 		t.Skip("renders every figure")
 	}
 	for _, e := range Entries() {
-		f, err := e.Make()
+		t0 := time.Now()
+		f, err := drawOnce(e.Make)
+		if d := time.Since(t0); d > 2*time.Second {
+			// where go test's time goes (go test -v -run TestAllRegisteredFiguresRender ./figures)
+			t.Logf("figure %s: %.1f s", e.ID, d.Seconds())
+		}
 		if datasets.Skippable(err) {
 			continue // the figure's data are not here and DIMRED_REQUIRE_DATA is unset
 		}

@@ -78,7 +78,7 @@ func TestFig2_3BoundTouchesAndIsBelow(t *testing.T) {
 // (failing under DIMRED_REQUIRE_DATA=1).
 func ch2DataFigure(t *testing.T, make func() (*Figure, error)) *Figure {
 	t.Helper()
-	f, err := make()
+	f, err := drawOnce(make)
 	if err != nil {
 		if datasets.Skippable(err) {
 			t.Skip(err)

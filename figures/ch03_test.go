@@ -12,7 +12,7 @@ import (
 // (unless DIMRED_REQUIRE_DATA=1), and returns its numbers by name.
 func makeCh3(t *testing.T, make func() (*Figure, error)) (*Figure, map[string]Number) {
 	t.Helper()
-	f, err := make()
+	f, err := drawOnce(make)
 	if datasets.Skippable(err) {
 		t.Skip(err)
 	}

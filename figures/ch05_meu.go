@@ -30,11 +30,11 @@ import (
 
 func init() {
 	Register("P2", 0, FigP2GMRFGraph)
-	Register("P4", 0, FigP4StickMaxEnt)
-	Register("P6", 0, FigP6RobotMaxEnt)
-	Register("P7", 0, FigP7SpectralScores)
-	Register("P8", 0, FigP8DrillSweepK20)
-	Register("P9", 0, FigP9DrillSweepAllPairs)
+	RegisterLong("P4", 0, FigP4StickMaxEnt, figP4)
+	RegisterLong("P6", 0, FigP6RobotMaxEnt, figP6)
+	RegisterLong("P7", 0, FigP7SpectralScores, figP7)
+	RegisterLong("P8", 0, FigP8DrillSweepK20, figP8)
+	RegisterLong("P9", 0, FigP9DrillSweepAllPairs, figP9)
 }
 
 // ScoredMethod is one spectral method of the paper's Fig 7: a name and a
@@ -75,7 +75,7 @@ var P7Methods = []ScoredMethod{
 	EmbedderMethod("LLE", func(k int) dimred.Embedder { return &dimred.LLE{Q: 2, K: k} }),
 	EmbedderMethod("Isomap", func(k int) dimred.Embedder { return &dimred.Isomap{Q: 2, K: k} }),
 	// MVU's SDP is solved once per process for Figs P3/P5 (k = 6, 7).
-	{Name: "MVU", Embed: func(ds string, _ *mat.Dense, _ int) (*mat.Dense, error) { return mvuEmbedding(ds) }},
+	{Name: "MVU", Embed: func(ds string, _ *mat.Dense, _ int) (*mat.Dense, error) { return mvuEmbedding(ds, nil) }},
 	EmbedderMethod("MEU", func(k int) dimred.Embedder { return &dimred.MEU{Q: 2, K: k} }),
 	EmbedderMethod("ALLE", func(k int) dimred.Embedder { return &dimred.AcyclicLLE{Q: 2, K: k} }),
 	EmbedderMethod("DRILL", func(k int) dimred.Embedder { return &dimred.DRILL{Q: 2, K: k} }),
@@ -136,9 +136,12 @@ func gplvmScore(X, Y *mat.Dense) (float64, error) {
 	return r.LogLikelihood, nil
 }
 
-func meuScore(name string, Y, T *mat.Dense, k int) *meuScored {
+// meuScore embeds and scores Y by every P7Methods entry, reporting each
+// method as a step to p, numbered from step0 of total.
+func meuScore(name string, Y, T *mat.Dense, k int, p *Progress, step0, total int) *meuScored {
 	d := &meuScored{name: name, Y: Y, T: T, k: k, X: map[string]*mat.Dense{}, score: map[string]float64{}, errs: map[string]error{}}
-	for _, m := range P7Methods {
+	for i, m := range P7Methods {
+		p.Step(fmt.Sprintf("%s on %s: fit and GP-LVM score", m.Name, name), step0+i, total)
 		d.method = append(d.method, m.Name)
 		X, err := m.Embed(name, Y, k)
 		if err != nil {
@@ -163,26 +166,30 @@ var (
 	meuStickErr, meuRobotErr   error
 )
 
-func meuStickData() (*meuScored, error) {
+// meuStickData is the stick man scored by every method, computed once per
+// process; the first call reports its len(P7Methods) steps to p from
+// step0 of total.
+func meuStickData(p *Progress, step0, total int) (*meuScored, error) {
 	meuStickOnce.Do(func() {
 		ds, err := datasets.Stick()
 		if err != nil {
 			meuStickErr = err
 			return
 		}
-		meuStick = meuScore("stick", ds.Y, nil, 6)
+		meuStick = meuScore("stick", ds.Y, nil, 6, p, step0, total)
 	})
 	return meuStick, meuStickErr
 }
 
-func meuRobotData() (*meuScored, error) {
+// meuRobotData is meuStickData for the robot WiFi data.
+func meuRobotData(p *Progress, step0, total int) (*meuScored, error) {
 	meuRobotOnce.Do(func() {
 		ds, err := datasets.RobotWireless()
 		if err != nil {
 			meuRobotErr = err
 			return
 		}
-		meuRobot = meuScore("robot_wireless", ds.Y, ds.T, 7)
+		meuRobot = meuScore("robot_wireless", ds.Y, ds.T, 7, p, step0, total)
 	})
 	return meuRobot, meuRobotErr
 }
@@ -340,7 +347,11 @@ func meuMaxEntFigure(id, caption string, d *meuScored) (*Figure, error) {
 // FigP4StickMaxEnt is the paper's Fig 4: the stick man (55 frames) by
 // MEU, acyclic LLE and DRILL with 6 neighbours, coloured by frame.
 func FigP4StickMaxEnt() (*Figure, error) {
-	d, err := meuStickData()
+	return inNotebook("Fig P4: every spectral method fitted and scored on the stick man", figP4)
+}
+
+func figP4(p *Progress) (*Figure, error) {
+	d, err := meuStickData(p, 0, len(P7Methods))
 	if err != nil {
 		return nil, err
 	}
@@ -351,7 +362,11 @@ func FigP4StickMaxEnt() (*Figure, error) {
 // frames) by MEU, acyclic LLE and DRILL with 7 neighbours, beside the
 // robot's true path; Procrustes errors against the path are reported.
 func FigP6RobotMaxEnt() (*Figure, error) {
-	d, err := meuRobotData()
+	return inNotebook("Fig P6: every spectral method fitted and scored on the robot WiFi data", figP6)
+}
+
+func figP6(p *Progress) (*Figure, error) {
+	d, err := meuRobotData(p, 0, len(P7Methods))
 	if err != nil {
 		return nil, err
 	}
@@ -498,11 +513,16 @@ func meuBarPanel(title string, d *meuScored) (*plot.Plot, error) {
 // paper gives no values, only orderings, which are checked here among the
 // methods present.
 func FigP7SpectralScores() (*Figure, error) {
-	stick, err := meuStickData()
+	return inNotebook(fmt.Sprintf("Fig P7: %d methods fitted and scored on two data sets", len(P7Methods)), figP7)
+}
+
+func figP7(p *Progress) (*Figure, error) {
+	n := len(P7Methods)
+	stick, err := meuStickData(p, 0, 2*n)
 	if err != nil {
 		return nil, err
 	}
-	robot, err := meuRobotData()
+	robot, err := meuRobotData(p, n, 2*n)
 	if err != nil {
 		return nil, err
 	}
@@ -583,17 +603,23 @@ type meuSweep struct {
 	best   int
 }
 
-func meuDrillSweep(base dimred.DRILL, rhos []float64) (*meuSweep, error) {
+// meuDrillSweep fits DRILL along rhos (warm-started, dimred.DRILLPath) and
+// scores each fit, reporting to p the path as one step and each score as
+// another.
+func meuDrillSweep(base dimred.DRILL, rhos []float64, p *Progress) (*meuSweep, error) {
 	ds, err := datasets.Stick()
 	if err != nil {
 		return nil, err
 	}
+	total := 1 + len(rhos)
+	p.Step(fmt.Sprintf("DRILL fits at %d values of λ", len(rhos)), 0, total)
 	fits, err := dimred.DRILLPath(ds.Y, base, rhos)
 	if err != nil && !errors.Is(err, dimred.ErrNotConverged) {
 		return nil, err
 	}
 	s := &meuSweep{rhos: rhos, best: -1}
 	for i, f := range fits {
+		p.Step(fmt.Sprintf("GP-LVM score at λ = %g", rhos[i]), 1+i, total)
 		var X mat.Dense
 		f.LatentTo(&X)
 		Z := standardised(&X)
@@ -640,8 +666,12 @@ func meuSweepFigure(id, caption string, s *meuSweep, paperBest float64) *Figure 
 // (0 … 0.1), each fit warm-started from the last; (a) the GP-LVM score,
 // (b) the embedding at the best score (paper: λ = 0.01).
 func FigP8DrillSweepK20() (*Figure, error) {
+	return inNotebook("Fig P8: DRILL (k = 20) swept over λ and scored", figP8)
+}
+
+func figP8(p *Progress) (*Figure, error) {
 	rhos := []float64{0, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 0.01, 0.05, 0.1}
-	s, err := meuDrillSweep(dimred.DRILL{Q: 2, K: 20}, rhos)
+	s, err := meuDrillSweep(dimred.DRILL{Q: 2, K: 20}, rhos, p)
 	if err != nil {
 		return nil, err
 	}
@@ -652,6 +682,10 @@ func FigP8DrillSweepK20() (*Figure, error) {
 // the structure learnt by L1 alone, λ over the figure's axis 0.0005 …
 // 0.005 (λ = 0 has no solution: S is singular); paper's best λ = 0.002.
 func FigP9DrillSweepAllPairs() (*Figure, error) {
+	return inNotebook("Fig P9: DRILL (all pairs) swept over λ and scored", figP9)
+}
+
+func figP9(p *Progress) (*Figure, error) {
 	var rhos []float64
 	for i := 1; i <= 10; i++ {
 		rhos = append(rhos, float64(5*i)/1e4)
@@ -663,7 +697,7 @@ func FigP9DrillSweepAllPairs() (*Figure, error) {
 	for i := range rhos {
 		rev[i] = rhos[len(rhos)-1-i]
 	}
-	s, err := meuDrillSweep(dimred.DRILL{Q: 2, AllPairs: true}, rev)
+	s, err := meuDrillSweep(dimred.DRILL{Q: 2, AllPairs: true}, rev, p)
 	if err != nil {
 		return nil, err
 	}

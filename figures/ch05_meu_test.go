@@ -16,7 +16,7 @@ func TestMaxEntFigures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("MEU on the robot data and two DRILL sweeps: several seconds")
 	}
-	if _, err := meuStickData(); err != nil {
+	if _, err := meuStickData(nil, 0, 0); err != nil {
 		dstest.Check(t, err)
 	}
 	for _, c := range []struct {

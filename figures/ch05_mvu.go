@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	Register("X5.7", 5, FigX5_7RobotMVU)
+	RegisterLong("X5.7", 5, FigX5_7RobotMVU, figX5_7)
 }
 
 // mvuFit is an MVU fit of one of the paper's data sets.
@@ -35,12 +35,17 @@ type mvuFit struct {
 
 // mvuFitData fits MVU with q = 2 and k neighbours, the paper's settings
 // (Figs 3 and 5): union kNN graph, equality constraints, default tolerance.
-func mvuFitData(load func() (*datasets.Dataset, error), k int) (*mvuFit, error) {
+// The interior-point iterations are reported to p.
+func mvuFitData(load func() (*datasets.Dataset, error), k int, p *Progress) (*mvuFit, error) {
 	d, err := load()
 	if err != nil {
 		return nil, err
 	}
 	m := &dimred.MVU{Q: 2, K: k}
+	if p != nil {
+		p.SetObjective("duality gap")
+		m.Monitor = p.Monitor
+	}
 	if err := m.Fit(d.Y); err != nil {
 		return nil, fmt.Errorf("figures: MVU on %s (k = %d): %w", d.Name, k, err)
 	}
@@ -49,24 +54,43 @@ func mvuFitData(load func() (*datasets.Dataset, error), k int) (*mvuFit, error) 
 	return &mvuFit{Data: d, K: k, Model: m, X: X}, nil
 }
 
-var (
-	mvuStick = sync.OnceValues(func() (*mvuFit, error) { return mvuFitData(datasets.Stick, 6) })
-	mvuRobot = sync.OnceValues(func() (*mvuFit, error) { return mvuFitData(datasets.RobotWireless, 7) })
-)
+// mvuOnce is an MVU fit computed once per process.
+type mvuOnce struct {
+	once sync.Once
+	fit  *mvuFit
+	err  error
+}
+
+var mvuStickFit, mvuRobotFit mvuOnce
+
+// mvuStick is the stick man's MVU fit (k = 6); the first call reports its
+// iterations to p.
+func mvuStick(p *Progress) (*mvuFit, error) {
+	mvuStickFit.once.Do(func() { mvuStickFit.fit, mvuStickFit.err = mvuFitData(datasets.Stick, 6, p) })
+	return mvuStickFit.fit, mvuStickFit.err
+}
+
+// mvuRobot is the robot WiFi data's MVU fit (k = 7); the first call
+// reports its iterations to p.
+func mvuRobot(p *Progress) (*mvuFit, error) {
+	mvuRobotFit.once.Do(func() { mvuRobotFit.fit, mvuRobotFit.err = mvuFitData(datasets.RobotWireless, 7, p) })
+	return mvuRobotFit.fit, mvuRobotFit.err
+}
 
 // mvuEmbedding returns the 2-D MVU embedding (n×2, X = U₂Λ₂^{1/2} of the
 // learnt kernel, unnormalised as Weinberger's code returns it) of a paper
 // data set: "stick" (55 frames, k = 6, paper Fig 3) or "robot_wireless"
 // (215 frames, k = 7, Fig 5), fitted once per process and shared by every
-// figure that shows it. The returned matrix is the caller's copy.
-func mvuEmbedding(dataset string) (*mat.Dense, error) {
+// figure that shows it; the first call reports the SDP's iterations to p.
+// The returned matrix is the caller's copy.
+func mvuEmbedding(dataset string, p *Progress) (*mat.Dense, error) {
 	var f *mvuFit
 	var err error
 	switch dataset {
 	case "stick":
-		f, err = mvuStick()
+		f, err = mvuStick(p)
 	case "robot_wireless":
-		f, err = mvuRobot()
+		f, err = mvuRobot(p)
 	default:
 		panic("figures: mvuEmbedding of unknown data set " + dataset)
 	}
@@ -110,7 +134,12 @@ func mvuPathPanel(P, ref *mat.Dense, title, xl, yl string) *plot.Plot {
 // The paper gives no numbers for this data beyond its remark that MVU's
 // path is "overly noisy".
 func FigX5_7RobotMVU() (*Figure, error) {
-	f, err := mvuRobot()
+	return inNotebook("Fig X5.7: MVU (k = 7) on the robot WiFi data", figX5_7)
+}
+
+func figX5_7(p *Progress) (*Figure, error) {
+	p.SetMaxIter(100) // dimred.MVU's default iteration limit
+	f, err := mvuRobot(p)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ func TestFigX5_7RobotMVU(t *testing.T) {
 	if testing.Short() {
 		t.Skip("robot WiFi MVU: a 215-point SDP (seconds)")
 	}
-	if _, err := mvuRobot(); err != nil {
+	if _, err := mvuRobot(nil); err != nil {
 		dstest.Check(t, err)
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestFigX5_7RobotMVU(t *testing.T) {
 		name string
 		n    int
 	}{{"stick", 55}, {"robot_wireless", 215}} {
-		X, err := mvuEmbedding(c.name)
+		X, err := mvuEmbedding(c.name, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestFigX5_7RobotMVU(t *testing.T) {
 			t.Errorf("%s embedding %d×%d, want %d×2", c.name, r, q, c.n)
 		}
 	}
-	stick, _ := mvuStick()
+	stick, _ := mvuStick(nil)
 	if r := stick.Model.SDPReport(); !r.Converged || r.Gap > 1e-7 {
 		t.Errorf("stick man SDP %+v", r)
 	}

@@ -32,14 +32,14 @@ import (
 )
 
 func init() {
-	Register("P3", 0, FigP3StickSpectral)
-	Register("P5", 0, FigP5RobotSpectral)
-	Register("X5.1", 5, FigX5_1SwissRoll)
-	Register("X5.2", 5, FigX5_2SixesCircle)
-	Register("X5.3", 5, FigX5_3StickQuality)
-	Register("X5.4", 5, FigX5_4RobotQuality)
-	Register("X5.5", 5, FigX5_5SwissRollQuality)
-	Register("X5.6", 5, FigX5_6SixesQuality)
+	RegisterLong("P3", 0, FigP3StickSpectral, figP3)
+	RegisterLong("P5", 0, FigP5RobotSpectral, figP5)
+	RegisterLong("X5.1", 5, FigX5_1SwissRoll, figX5_1)
+	RegisterLong("X5.2", 5, FigX5_2SixesCircle, figX5_2)
+	RegisterLong("X5.3", 5, FigX5_3StickQuality, figX5_3)
+	RegisterLong("X5.4", 5, FigX5_4RobotQuality, figX5_4)
+	RegisterLong("X5.5", 5, FigX5_5SwissRollQuality, figX5_5)
+	RegisterLong("X5.6", 5, FigX5_6SixesQuality, figX5_6)
 }
 
 // ch5Method is one spectral method of the figures' panel list: a method
@@ -50,7 +50,7 @@ type ch5Method struct {
 	New  func(k int, t float64) dimred.Embedder // k neighbours, heat-kernel t
 	// Embed, when set, replaces New: it returns the embedding of d, or nil
 	// with the reason the method is not run on d.
-	Embed func(d *ch5Data) (*mat.Dense, string, error)
+	Embed func(d *ch5Data, p *Progress) (*mat.Dense, string, error)
 }
 
 var ch5Methods = []ch5Method{
@@ -70,10 +70,10 @@ var ch5Methods = []ch5Method{
 // points placed by LLE's reconstruction weights from their 10 nearest
 // subsample points (dimred.Subsample). The last two are kept in the
 // on-disk cache (Cached). The string returned is the panel's title.
-func ch5MVU(d *ch5Data) (*mat.Dense, string, error) {
+func ch5MVU(d *ch5Data, p *Progress) (*mat.Dense, string, error) {
 	switch d.Name {
 	case "stick", "robot_wireless":
-		X, err := mvuEmbedding(d.Name)
+		X, err := mvuEmbedding(d.Name, p)
 		return X, "", err
 	}
 	n, _ := d.Y.Dims()
@@ -176,12 +176,15 @@ func (d *ch5Data) data() string {
 	return d.Name
 }
 
-func ch5Embed(d *ch5Data) (*ch5Data, error) {
+// ch5Embed fits every ch5Methods entry and PCA to d, reporting each as a
+// step to p.
+func ch5Embed(d *ch5Data, p *Progress) (*ch5Data, error) {
 	d.X = make([]*mat.Dense, len(ch5Methods))
 	d.NotRun = make([]string, len(ch5Methods))
 	for i, m := range ch5Methods {
+		p.Step(fmt.Sprintf("%s on %s", m.Name, d.Name), i, len(ch5Methods)+1)
 		if m.Embed != nil {
-			X, why, err := m.Embed(d)
+			X, why, err := m.Embed(d, p)
 			if err != nil {
 				return nil, fmt.Errorf("figures: %s on %s: %w", m.Name, d.Name, err)
 			}
@@ -195,13 +198,28 @@ func ch5Embed(d *ch5Data) (*ch5Data, error) {
 		d.X[i] = &mat.Dense{}
 		e.LatentTo(d.X[i])
 	}
-	p := &dimred.PCA{Q: 2}
-	if err := p.Fit(d.Y); err != nil {
+	p.Step("PCA on "+d.Name, len(ch5Methods), len(ch5Methods)+1)
+	pca := &dimred.PCA{Q: 2}
+	if err := pca.Fit(d.Y); err != nil {
 		return nil, err
 	}
 	d.PCA = &mat.Dense{}
-	p.LatentTo(d.PCA)
+	pca.LatentTo(d.PCA)
 	return d, nil
+}
+
+// ch5Once is a data set embedded by every method, computed once per
+// process; the first call reports its steps to p.
+type ch5Once struct {
+	once  sync.Once
+	build func(p *Progress) (*ch5Data, error)
+	d     *ch5Data
+	err   error
+}
+
+func (o *ch5Once) get(p *Progress) (*ch5Data, error) {
+	o.once.Do(func() { o.d, o.err = o.build(p) })
+	return o.d, o.err
 }
 
 func ch5Sequence(n int) []float64 {
@@ -212,30 +230,30 @@ func ch5Sequence(n int) []float64 {
 	return c
 }
 
-var ch5Stick = sync.OnceValues(func() (*ch5Data, error) {
+var ch5Stick = &ch5Once{build: func(p *Progress) (*ch5Data, error) {
 	ds, err := datasets.Stick()
 	if err != nil {
 		return nil, err
 	}
 	n, _ := ds.Y.Dims()
-	return ch5Embed(&ch5Data{Name: "stick", Y: ds.Y, Colour: ch5Sequence(n), Path: true, K: 6, HeatT: 2})
-})
+	return ch5Embed(&ch5Data{Name: "stick", Y: ds.Y, Colour: ch5Sequence(n), Path: true, K: 6, HeatT: 2}, p)
+}}
 
-var ch5Robot = sync.OnceValues(func() (*ch5Data, error) {
+var ch5Robot = &ch5Once{build: func(p *Progress) (*ch5Data, error) {
 	ds, err := datasets.RobotWireless()
 	if err != nil {
 		return nil, err
 	}
 	n, _ := ds.Y.Dims()
-	return ch5Embed(&ch5Data{Name: "robot_wireless", Y: ds.Y, T: ds.T, Colour: ch5Sequence(n), Path: true, K: 7, HeatT: 2})
-})
+	return ch5Embed(&ch5Data{Name: "robot_wireless", Y: ds.Y, T: ds.T, Colour: ch5Sequence(n), Path: true, K: 7, HeatT: 2}, p)
+}}
 
 // ch5SwissRollN points of datasets.SwissRoll with the source (5, 1):
 // t ~ U(1.5π, 4.5π), h ~ U(0, 21), y = (t cos t, h, t sin t); T = (arc
 // length, h), the unrolled sheet.
 const ch5SwissRollN = 1000
 
-var ch5Swiss = sync.OnceValues(func() (*ch5Data, error) {
+var ch5Swiss = &ch5Once{build: func(p *Progress) (*ch5Data, error) {
 	n := ch5SwissRollN
 	ds := datasets.SwissRoll(n, rand.NewPCG(5, 1))
 	Y, T := ds.Y, ds.T
@@ -247,10 +265,10 @@ var ch5Swiss = sync.OnceValues(func() (*ch5Data, error) {
 	}
 	// Heat-kernel width: mean squared distance to the 10th neighbour
 	// (about 4 here), so weights are neither all 1 nor underflowing.
-	return ch5Embed(&ch5Data{Name: "swiss roll", Y: Y, T: T, Colour: col, K: 10, HeatT: 4})
-})
+	return ch5Embed(&ch5Data{Name: "swiss roll", Y: Y, T: T, Colour: col, K: 10, HeatT: 4}, p)
+}}
 
-var ch5Sixes = sync.OnceValues(func() (*ch5Data, error) {
+var ch5Sixes = &ch5Once{build: func(p *Progress) (*ch5Data, error) {
 	ds, err := datasets.RotatedSixes()
 	if err != nil {
 		return nil, err
@@ -266,8 +284,8 @@ var ch5Sixes = sync.OnceValues(func() (*ch5Data, error) {
 		col[i] = ds.T.At(i, 0) / 360
 	}
 	// Neighbouring rotations are ~1.3–5 apart in [0, 1] pixels; t = 50.
-	return ch5Embed(&ch5Data{Name: "rotated_sixes", Y: &Y, T: T, Colour: col, K: 6, HeatT: 50})
-})
+	return ch5Embed(&ch5Data{Name: "rotated_sixes", Y: &Y, T: T, Colour: col, K: 6, HeatT: 50}, p)
+}}
 
 // ch5ProcrustesError is the RMS distance between the embedding, aligned to
 // T by rotation, reflection, translation and scale, and T, relative to
@@ -381,7 +399,11 @@ const ch5Why = "The paper states no numbers for its embedding figures; the numbe
 // eigenmaps, LLE, Isomap and MVU with 6 nearest neighbours. Colour runs
 // with time (blue → red); consecutive frames are joined.
 func FigP3StickSpectral() (*Figure, error) {
-	d, err := ch5Stick()
+	return inNotebook("Fig P3: four spectral methods on the stick man", figP3)
+}
+
+func figP3(p *Progress) (*Figure, error) {
+	d, err := ch5Stick.get(p)
 	if err != nil {
 		return nil, err
 	}
@@ -408,7 +430,11 @@ func FigP3StickSpectral() (*Figure, error) {
 // LLE, Isomap and MVU with 7 nearest neighbours, beside the robot's true
 // path; each embedding's Procrustes error against the path is reported.
 func FigP5RobotSpectral() (*Figure, error) {
-	d, err := ch5Robot()
+	return inNotebook("Fig P5: four spectral methods on the robot WiFi data", figP5)
+}
+
+func figP5(p *Progress) (*Figure, error) {
+	d, err := ch5Robot.get(p)
 	if err != nil {
 		return nil, err
 	}
@@ -505,7 +531,11 @@ func ch5TruthFigure(id, caption string, d *ch5Data, truthTitle string) (*Figure,
 // FigX5_1SwissRoll: the swiss roll (n = 1000, k = 10) unrolled by each
 // method beside its true sheet coordinates (arc length, height).
 func FigX5_1SwissRoll() (*Figure, error) {
-	d, err := ch5Swiss()
+	return inNotebook("Fig X5.1: the spectral methods on the swiss roll", figX5_1)
+}
+
+func figX5_1(p *Progress) (*Figure, error) {
+	d, err := ch5Swiss.get(p)
 	if err != nil {
 		return nil, err
 	}
@@ -521,7 +551,11 @@ func FigX5_1SwissRoll() (*Figure, error) {
 // (circle) in 4096 dimensions — embedded by each method, beside the circle
 // (cos θ, sin θ) of the rotation angle.
 func FigX5_2SixesCircle() (*Figure, error) {
-	d, err := ch5Sixes()
+	return inNotebook("Fig X5.2: the spectral methods on the rotated sixes", figX5_2)
+}
+
+func figX5_2(p *Progress) (*Figure, error) {
+	d, err := ch5Sixes.get(p)
 	if err != nil {
 		return nil, err
 	}
@@ -590,7 +624,11 @@ func ch5QualityFigure(id string, d *ch5Data, maxK int) (*Figure, error) {
 
 // FigX5_3StickQuality: Q_NX and R_NX curves of the stick-man embeddings.
 func FigX5_3StickQuality() (*Figure, error) {
-	d, err := ch5Stick()
+	return inNotebook("Fig X5.3: the spectral methods on the stick man", figX5_3)
+}
+
+func figX5_3(p *Progress) (*Figure, error) {
+	d, err := ch5Stick.get(p)
 	if err != nil {
 		return nil, err
 	}
@@ -599,7 +637,11 @@ func FigX5_3StickQuality() (*Figure, error) {
 
 // FigX5_4RobotQuality: Q_NX and R_NX curves of the robot WiFi embeddings.
 func FigX5_4RobotQuality() (*Figure, error) {
-	d, err := ch5Robot()
+	return inNotebook("Fig X5.4: the spectral methods on the robot WiFi data", figX5_4)
+}
+
+func figX5_4(p *Progress) (*Figure, error) {
+	d, err := ch5Robot.get(p)
 	if err != nil {
 		return nil, err
 	}
@@ -608,7 +650,11 @@ func FigX5_4RobotQuality() (*Figure, error) {
 
 // FigX5_5SwissRollQuality: Q_NX and R_NX curves of the swiss-roll embeddings.
 func FigX5_5SwissRollQuality() (*Figure, error) {
-	d, err := ch5Swiss()
+	return inNotebook("Fig X5.5: the spectral methods on the swiss roll", figX5_5)
+}
+
+func figX5_5(p *Progress) (*Figure, error) {
+	d, err := ch5Swiss.get(p)
 	if err != nil {
 		return nil, err
 	}
@@ -617,7 +663,11 @@ func FigX5_5SwissRollQuality() (*Figure, error) {
 
 // FigX5_6SixesQuality: Q_NX and R_NX curves of the rotated-sixes embeddings.
 func FigX5_6SixesQuality() (*Figure, error) {
-	d, err := ch5Sixes()
+	return inNotebook("Fig X5.6: the spectral methods on the rotated sixes", figX5_6)
+}
+
+func figX5_6(p *Progress) (*Figure, error) {
+	d, err := ch5Sixes.get(p)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func TestCh5SpectralFigures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("chapter 5 spectral figures: swiss roll and rotated sixes embeddings")
 	}
-	if _, err := ch5Robot(); err != nil {
+	if _, err := ch5Robot.get(nil); err != nil {
 		dstest.Check(t, err)
 	}
 	get := func(f *Figure, prefix, method string) float64 {
@@ -65,14 +65,14 @@ func TestCh5SpectralFigures(t *testing.T) {
 			}
 		case "X5.2":
 			// Every method has a panel (no "not run" placeholder).
-			d, _ := ch5Sixes()
+			d, _ := ch5Sixes.get(nil)
 			for i, X := range d.X {
 				if X == nil {
 					t.Errorf("X5.2: %s not run: %s", ch5Methods[i].Name, d.NotRun[i])
 				}
 			}
 		case "X5.1":
-			d, _ := ch5Swiss()
+			d, _ := ch5Swiss.get(nil)
 			for i, X := range d.X {
 				if X == nil {
 					t.Errorf("X5.1: %s not run: %s", ch5Methods[i].Name, d.NotRun[i])

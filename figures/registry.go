@@ -14,6 +14,10 @@ type Entry struct {
 	ID      string // as Figure.ID
 	Chapter int    // book chapter; 0 for the spectral paper's figures
 	Make    func() (*Figure, error)
+
+	// long, for a figure that takes seconds to compute, draws it reporting
+	// its steps to a Progress (RegisterLong); nil for the others.
+	long func(*Progress) (*Figure, error)
 }
 
 var registry = map[string]Entry{}
@@ -27,6 +31,30 @@ func Register(id string, chapter int, fn func() (*Figure, error)) {
 	}
 	registry[id] = Entry{ID: id, Chapter: chapter, Make: fn}
 }
+
+// RegisterLong adds a figure that takes seconds to compute: fn is the
+// exported figure function (what notebooks call; it shows its own progress
+// line in a notebook cell), long the same computation reporting its steps
+// to a Progress, which scripts/render passes (MakeProgress).
+func RegisterLong(id string, chapter int, fn func() (*Figure, error), long func(*Progress) (*Figure, error)) {
+	if _, dup := registry[id]; dup {
+		panic("figures: figure " + id + " registered twice")
+	}
+	registry[id] = Entry{ID: id, Chapter: chapter, Make: fn, long: long}
+}
+
+// MakeProgress draws the figure, reporting a long computation's steps to p
+// (a nil p, or a figure registered without RegisterLong, shows nothing).
+func (e Entry) MakeProgress(p *Progress) (*Figure, error) {
+	if e.long != nil {
+		return e.long(p)
+	}
+	return e.Make()
+}
+
+// Long reports whether the figure was registered as taking seconds to
+// compute (RegisterLong).
+func (e Entry) Long() bool { return e.long != nil }
 
 // Entries returns every registered figure in book order: chapters in
 // order, within a chapter book figures before extras, by number.

@@ -104,6 +104,7 @@ func TestRegistryIDs(t *testing.T) {
 	}
 	funcs := map[string]*ast.FuncDecl{}
 	registered := map[string]string{} // function name → id
+	long := map[string]string{}       // RegisterLong's function name → its long computation's
 	for _, name := range pkgFiles {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
@@ -119,20 +120,29 @@ func TestRegistryIDs(t *testing.T) {
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 3 {
+			if !ok {
 				return true
 			}
-			if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "Register" {
+			reg, ok := call.Fun.(*ast.Ident)
+			if !ok || !(reg.Name == "Register" && len(call.Args) == 3 || reg.Name == "RegisterLong" && len(call.Args) == 4) {
 				return true
 			}
 			lit, ok1 := call.Args[0].(*ast.BasicLit)
 			fn, ok2 := call.Args[2].(*ast.Ident)
 			if !ok1 || !ok2 || lit.Kind != token.STRING {
-				t.Errorf("%s: Register needs a literal id and a function name", fset.Position(call.Pos()))
+				t.Errorf("%s: %s needs a literal id and a function name", fset.Position(call.Pos()), reg.Name)
 				return true
 			}
 			id, _ := strconv.Unquote(lit.Value)
 			registered[fn.Name] = id
+			if reg.Name == "RegisterLong" {
+				lf, ok := call.Args[3].(*ast.Ident)
+				if !ok {
+					t.Errorf("%s: RegisterLong needs the long computation's function name", fset.Position(call.Pos()))
+					return true
+				}
+				long[fn.Name] = lf.Name
+			}
 			return true
 		})
 	}
@@ -177,6 +187,11 @@ func TestRegistryIDs(t *testing.T) {
 			})
 		}
 		visit(fd)
+		if lf, ok := long[fn]; ok {
+			// the exported function passes its long computation to
+			// inNotebook: that builds the Figure
+			visit(funcs[lf])
+		}
 		switch {
 		case idField != "" && idField != id:
 			t.Errorf("figure %s: %s builds a Figure with ID %q", id, fn, idField)

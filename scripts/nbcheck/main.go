@@ -28,6 +28,27 @@
 //
 // It prints one line per notebook with the outputs it checked and the number
 // lost, and a total.
+//
+// Prose. A markdown cell that states how long something takes ("about a
+// minute", "a few seconds each", "takes 30 s") gets a warning: such times
+// go stale with every change and every machine; a cell prints the time it
+// measured, or the prose gives a ratio or a bound that the time budgets check.
+//
+// Timings. With -timings FILE, -normalize first appends each code cell's
+// execution time (nbclient's metadata.execution, from execute_input to
+// execute_reply, which includes GoNB's compilation of the cell) to FILE as
+// tab-separated lines: notebook, code cell number, seconds, 1 if the cell
+// shows a progress display (the persistent line of figures.Progress), and
+// the cell's first line. The executed notebook itself keeps no timing, so
+// it stays the same file run after run. It then warns (standard error,
+// "nbcheck: WARNING …", exit status unchanged), naming the cell,
+//
+//   - when a cell ran longer than -silent (10 s) with no progress display,
+//   - when a cell ran longer than -cell-budget (30 s), the budget on an
+//     idle 2-core machine.
+//
+// Warnings, not failures: a cell's time depends on the machine and its
+// load (printed with the warning), outputs do not.
 package main
 
 import (
@@ -39,6 +60,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/dimredbook/book/figures"
 	"github.com/dimredbook/book/scripts/internal/nbsrc"
@@ -55,12 +77,18 @@ type cell struct {
 	CellType string   `json:"cell_type"`
 	Source   any      `json:"source"`
 	Outputs  []output `json:"outputs"`
+	Metadata struct {
+		Execution map[string]string `json:"execution"`
+	} `json:"metadata"`
 }
 
 var captionRe = regexp.MustCompile(`<p><b>Figure ([^<]+?)\.</b>`)
 
 func main() {
 	normalize := flag.Bool("normalize", false, "strip volatile metadata in place before checking")
+	timings := flag.String("timings", "", "with -normalize: append each code cell's execution time to this file and warn about slow cells")
+	silent := flag.Duration("silent", 10*time.Second, "warn about a cell that runs longer than this with no progress display")
+	cellBudget := flag.Duration("cell-budget", 30*time.Second, "warn about a cell that runs longer than this")
 	flag.Parse()
 	ids := map[string]string{} // figure function name → id
 	for _, e := range figures.Entries() {
@@ -69,6 +97,12 @@ func main() {
 	}
 	totalLost, failed := 0, false
 	for _, path := range flag.Args() {
+		if *normalize && *timings != "" {
+			if err := recordTimings(path, *timings, *silent, *cellBudget); err != nil {
+				fmt.Fprintln(os.Stderr, "nbcheck:", err)
+				os.Exit(2)
+			}
+		}
 		if *normalize {
 			if err := normalizeFile(path); err != nil {
 				fmt.Fprintln(os.Stderr, "nbcheck:", err)
@@ -131,6 +165,11 @@ func check(path string, ids map[string]string) (lost, bad int, summary string, e
 	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
 	nfig, nprint, ncode, bad := 0, 0, 0, 0
 	for i, c := range nb.Cells {
+		if c.CellType == "markdown" {
+			for _, m := range typedTimes(cells[i].Source) {
+				fmt.Fprintf(os.Stderr, "nbcheck: WARNING %s, markdown cell %d: a typed time %q (print the measured time, or a bound the budgets check)\n", name, i+1, m)
+			}
+		}
 		if c.CellType != "code" {
 			continue
 		}
@@ -249,4 +288,137 @@ func normalizeFile(path string) error {
 		return nil
 	}
 	return os.WriteFile(path, out.Bytes(), 0o644)
+}
+
+// cellTime is one executed code cell's time.
+type cellTime struct {
+	Cell     int // code cell number, from 1
+	Seconds  float64
+	Progress bool // shows a figures.Progress line
+	First    string
+}
+
+// cellTimes reads the execution time of every timed code cell of an
+// executed notebook (nbclient's metadata.execution).
+func cellTimes(nb []cell) []cellTime {
+	var out []cellTime
+	n := 0
+	for _, c := range nb {
+		if c.CellType != "code" {
+			continue
+		}
+		n++
+		e := c.Metadata.Execution
+		t0, err0 := time.Parse(time.RFC3339Nano, e["iopub.execute_input"])
+		t1, err1 := time.Parse(time.RFC3339Nano, e["shell.execute_reply"])
+		if err0 != nil || err1 != nil {
+			continue
+		}
+		ct := cellTime{Cell: n, Seconds: t1.Sub(t0).Seconds(), First: firstLine(text(c.Source))}
+		for _, o := range c.Outputs {
+			if figures.IsProgressHTML(text(o.Data["text/html"])) {
+				ct.Progress = true
+			}
+		}
+		out = append(out, ct)
+	}
+	return out
+}
+
+// firstLine is a cell's first line of code, past GoNB's "%%" marker.
+func firstLine(src string) string {
+	for _, l := range strings.Split(src, "\n") {
+		if l = strings.TrimSpace(strings.ReplaceAll(l, "\t", " ")); l != "" && l != "%%" {
+			if len(l) > 60 {
+				l = l[:60]
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// recordTimings appends the cells' times to file and warns about slow
+// cells (see the package comment).
+func recordTimings(path, file string, silent, budget time.Duration) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var nb struct {
+		Cells []cell `json:"cells"`
+	}
+	if err := json.Unmarshal(b, &nb); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
+	times := cellTimes(nb.Cells)
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	for _, t := range times {
+		fmt.Fprintf(f, "%s\t%d\t%.1f\t%d\t%s\n", name, t.Cell, t.Seconds, boolInt(t.Progress), t.First)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	for _, w := range slowCells(name, times, silent, budget) {
+		fmt.Fprintf(os.Stderr, "nbcheck: WARNING %s (load %s)\n", w, loadAverage())
+	}
+	return nil
+}
+
+// slowCells lists the cells that ran longer than silent with no progress
+// display, or longer than budget.
+func slowCells(name string, times []cellTime, silent, budget time.Duration) []string {
+	var out []string
+	for _, t := range times {
+		d := time.Duration(t.Seconds * float64(time.Second))
+		var what []string
+		if d > silent && !t.Progress {
+			what = append(what, fmt.Sprintf("over %v with no progress display", silent))
+		}
+		if d > budget {
+			what = append(what, fmt.Sprintf("over the %v cell budget", budget))
+		}
+		if len(what) > 0 {
+			out = append(out, fmt.Sprintf("%s, code cell %d (%s): %.0f s, %s", name, t.Cell, t.First, t.Seconds, strings.Join(what, " and ")))
+		}
+	}
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// loadAverage is the 1-minute load average (Linux), or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return "?"
+	}
+	return f[0]
+}
+
+// typedTimeRe matches a duration stated in prose: "about a minute", "a few
+// seconds", "half a minute", "takes 30 s", "about 20 CPU seconds".
+var typedTimeRe = regexp.MustCompile(`(?i)\b(?:about|around|roughly|nearly|almost|under|over|takes?|took|half|a few|several)\s+(?:a\s+|an\s+)?(?:\d+(?:\.\d+)?\s*(?:CPU\s+)?)?(?:s|sec|secs|seconds?|min|mins|minutes?|hours?)\b`)
+
+// typedTimes returns the typed durations in a markdown cell's text, outside
+// code spans and LaTeX.
+func typedTimes(src string) []string {
+	var out []string
+	for _, m := range typedTimeRe.FindAllString(src, -1) {
+		out = append(out, m)
+	}
+	return out
 }

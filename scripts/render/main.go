@@ -1,7 +1,8 @@
 // Command render draws every registered figure into figures/chNN/ (SVG and
 // PNG) and writes the reproduction report figures/report.json and
 // figures/README.md. scripts/reproduce runs it; it prints progress (which
-// figure, elapsed time) and a one-line summary.
+// figure, elapsed time; a figure that takes seconds reports its steps and
+// an estimate of the time left every 5 s) and a one-line summary.
 //
 // Usage: go run ./scripts/render [-out figures] [-only 1.1,1.5]
 //
@@ -17,6 +18,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,7 +57,15 @@ func main() {
 		}
 		t0 := time.Now()
 		fmt.Printf("[%2d/%d] figure %-6s ", i+1, len(entries), e.ID)
-		f, err := e.Make()
+		// A long figure reports its steps every few seconds, on lines of
+		// their own below this one.
+		pw := &newlineFirst{w: os.Stdout}
+		p := figures.NewProgressTo(pw, "figure "+e.ID)
+		f, err := e.MakeProgress(p)
+		p.Done("")
+		if pw.wrote {
+			fmt.Printf("[%2d/%d] figure %-6s ", i+1, len(entries), e.ID)
+		}
 		if datasets.Missing(err) {
 			// Said once for all figures at the end, not once per figure.
 			file := "its data"
@@ -102,6 +112,22 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("render: %s (%.0fs)\n", figures.Headline(rows), time.Since(start).Seconds())
+}
+
+// newlineFirst ends the line in progress before its first write.
+type newlineFirst struct {
+	w     io.Writer
+	wrote bool
+}
+
+func (n *newlineFirst) Write(b []byte) (int, error) {
+	if !n.wrote {
+		n.wrote = true
+		if _, err := io.WriteString(n.w, "\n"); err != nil {
+			return 0, err
+		}
+	}
+	return n.w.Write(b)
 }
 
 // missingFileRe finds the file named in a datasets.ErrNotAvailable error.
