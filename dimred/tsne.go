@@ -586,10 +586,8 @@ func placePoint(x, X []float64, n, q int, nbr []int, p []float64) {
 				}
 			}
 		}
-		if g != nil {
-			for c := range g {
-				g[c] *= 2 / Z
-			}
+		for c := range g { // g nil: no gradient wanted
+			g[c] *= 2 / Z
 		}
 		C := math.Log(Z)
 		for t, j := range nbr {

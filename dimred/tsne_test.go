@@ -53,7 +53,7 @@ func TestDetExp(t *testing.T) {
 	if worst > 2 {
 		t.Errorf("detExp differs from math.Exp by %.2g ulp, want ≤ 2", worst)
 	}
-	for _, x := range []float64{0, -0.0, 1e-30, 709.7, 710, -745.2, -746, math.Inf(1), math.Inf(-1)} {
+	for _, x := range []float64{0, math.Copysign(0, -1), 1e-30, 709.7, 710, -745.2, -746, math.Inf(1), math.Inf(-1)} {
 		if got, want := detExp(x), math.Exp(x); got != want && math.Abs(got-want) > 1e-15*math.Abs(want) {
 			t.Errorf("detExp(%v) = %v, want %v", x, got, want)
 		}

@@ -81,19 +81,6 @@ func padAxes(p *plot.Plot, X mat.Matrix, frac, right float64) {
 	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 }
 
-// trajectory draws the rows of X (n×2) in order as a grey line with dots
-// coloured from blue (first) to red (last).
-func trajectory(p *plot.Plot, X mat.Matrix) {
-	n, _ := X.Dims()
-	xs, ys := mat.Col(nil, 0, X), mat.Col(nil, 1, X)
-	p.Add(line(xs, ys, ch2Light, 0.7))
-	for i := 0; i < n; i++ {
-		f := float64(i) / float64(max(n-1, 1))
-		c := color.RGBA{R: uint8(255 * f), G: 40, B: uint8(255 * (1 - f)), A: 255}
-		p.Add(scatter([]float64{xs[i]}, []float64{ys[i]}, c, 2, nil))
-	}
-}
-
 // timeTrajectory draws the rows of X (n×2) in order as a grey line with dots
 // coloured by t (jet, first value blue, last red), and a colour bar for t
 // (labelled unit) to the right of the data.

@@ -162,14 +162,6 @@ func (p *Progress) Monitor(iter int, objective float64) bool {
 	return false
 }
 
-// monitor is p.Monitor, or nil for a nil p (a fit without a Monitor).
-func (p *Progress) monitor() func(int, float64) bool {
-	if p == nil {
-		return nil
-	}
-	return p.Monitor
-}
-
 // redraw shows the line now (p.mu held): in the notebook, or as a line of
 // the terminal output (the ticker's period spaces those).
 func (p *Progress) redraw(now time.Time) {

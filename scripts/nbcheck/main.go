@@ -416,9 +416,5 @@ var typedTimeRe = regexp.MustCompile(`(?i)\b(?:about|around|roughly|nearly|almos
 // typedTimes returns the typed durations in a markdown cell's text, outside
 // code spans and LaTeX.
 func typedTimes(src string) []string {
-	var out []string
-	for _, m := range typedTimeRe.FindAllString(src, -1) {
-		out = append(out, m)
-	}
-	return out
+	return typedTimeRe.FindAllString(src, -1)
 }

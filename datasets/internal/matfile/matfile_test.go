@@ -1,7 +1,6 @@
 package matfile
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -126,8 +125,7 @@ func TestFixtures(t *testing.T) {
 
 // builder writes hand-made MAT-files in either byte order.
 type builder struct {
-	o   binary.ByteOrder
-	buf bytes.Buffer
+	o binary.ByteOrder
 }
 
 func (b *builder) u32(v ...uint32) []byte {
