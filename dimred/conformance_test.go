@@ -63,11 +63,12 @@ var projectors = []struct {
 	{"Isomap/landmark", func() dimred.Projector { return &dimred.Isomap{Q: 2, K: 8, Landmarks: 15} }, dimredtest.Options{Q: 2, ProjTol: 1e-9}},
 	// Neighbour embeddings are not functions of the data: ProjectTo
 	// optimises a new point against the fixed embedding, so a training
-	// row lands near, not on, its fitted position (measured 0.063 and 0.028
-	// for t-SNE, 0.027 and 0.024 for UMAP, relative, on the suite's data and
-	// its collinear data; a ProjectTo that ignored the data would be off by
-	// the embedding's spread, order 1).
-	{"TSNE", func() dimred.Projector { return &dimred.TSNE{Q: 2, Perplexity: 5} }, dimredtest.Options{Q: 2, ProjTol: 0.15, ZeroQDefault: true}},
+	// row lands near, not on, its fitted position (measured 0.063 for t-SNE
+	// and 0.027 and 0.024 for UMAP, relative, on the suite's data and its
+	// collinear data; a ProjectTo that ignored the data would be off by the
+	// embedding's spread, order 1). t-SNE on collinear data is skipped: see
+	// Options.NoCollinearProjection.
+	{"TSNE", func() dimred.Projector { return &dimred.TSNE{Q: 2, Perplexity: 5} }, dimredtest.Options{Q: 2, ProjTol: 0.15, ZeroQDefault: true, NoCollinearProjection: true}},
 	{"UMAP", func() dimred.Projector { return &dimred.UMAP{Q: 2, NNeighbors: 5} }, dimredtest.Options{Q: 2, ProjTol: 0.1, ZeroQDefault: true}},
 	// The posterior mean of a training row is its latent position.
 	{"GTM", func() dimred.Projector { return &dimred.GTM{Q: 2, Grid: 6} }, dimredtest.Options{Q: 2, ProjTol: 1e-12}},

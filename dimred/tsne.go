@@ -482,7 +482,9 @@ func (m *TSNE) mustFit() *tsneFit {
 //	C(x) = Σ_j p_j log(p_j/q_j),  q_j = (1 + ‖x − x_j‖²)⁻¹ / Σ_l (1 + ‖x − x_l‖²)⁻¹,
 //
 // over the training points, by gradient descent with a backtracking step
-// (every step decreases C; exact sums over the training points). New points
+// (every step decreases C; exact sums over the training points), from the
+// cheaper of their weighted mean position and the positions of the three
+// nearest. New points
 // do not interact, so each is placed independently and in parallel, and
 // ProjectTo of the training rows gives positions close to, not equal to,
 // LatentTo's (t-SNE's embedding is not a function of the data).
@@ -605,6 +607,19 @@ func placePoint(x, X []float64, n, q int, nbr []int, p []float64) {
 			}
 		}
 		return C
+	}
+	// The start: the p-weighted mean of the neighbours' positions, or the
+	// position of one of the three nearest neighbours, whichever costs
+	// least. The mean alone can fall between two folds of the embedding
+	// (a curve laid out in a zigzag) and descend into the wrong one.
+	best := cost(x, nil)
+	cand := make([]float64, q)
+	for _, j := range nbr[:min(3, len(nbr))] {
+		copy(cand, X[j*q:(j+1)*q])
+		if c := cost(cand, nil); c < best {
+			best = c
+			copy(x, cand)
+		}
 	}
 	g := make([]float64, q)
 	xn := make([]float64, q)
