@@ -1,7 +1,6 @@
 package dimred
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
@@ -84,21 +83,11 @@ func Continuity(Y, X mat.Matrix, k int) (float64, error) {
 // neighbourhoods in "emb"; refName and embName are the caller's names for
 // them, used in errors.
 func neighbourhoodPreservation(ref, emb mat.Matrix, k int, refName, embName string) (float64, error) {
-	n, _ := ref.Dims()
-	ne, _ := emb.Dims()
-	if n != ne {
-		panic(mat.ErrShape)
-	}
-	if k < 1 || 2*k >= n {
-		panic(fmt.Sprintf("dimred: neighbourhood size k = %d outside [1, n/2) for n = %d", k, n))
-	}
-	if err := errs.CheckFinite(ref, refName); err != nil {
+	r, e, err := checkPreservation(ref, emb, k, refName, embName)
+	if err != nil {
 		return 0, err
 	}
-	if err := errs.CheckFinite(emb, embName); err != nil {
-		return 0, err
-	}
-	r, e := dense.AsDense(ref), dense.AsDense(emb)
+	n, _ := r.Dims()
 	// Rows in blocks, in parallel: each block's squared distances in both
 	// spaces (one matrix product per space when p is large), then per row
 	// the k nearest in emb by partial selection and the ranks in ref of

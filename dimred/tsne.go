@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/parallel"
@@ -500,48 +499,7 @@ func (m *TSNE) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	dense.ReuseAs(dst, mm, q)
 	yn := mat.DenseCopyOf(Ynew)
 	k := min(n, int(3*f.perp))
-	extra := min(n-k, max(5, k/4))
-	idx := make([]int, mm*k)
-	d2 := make([]float64, mm*k)
-	const block = 256
-	for r0 := 0; r0 < mm; r0 += block {
-		r1 := min(mm, r0+block)
-		var D mat.Dense
-		linalg.SquaredDistances(&D, yn.Slice(r0, r1, 0, p), f.y)
-		parallel.ForWork(r1-r0, (r1-r0)*n*4, func(lo, hi int) {
-			c := make([]cand, n)
-			for r := lo; r < hi; r++ {
-				row := D.RawRowView(r)
-				for j := range c {
-					c[j] = cand{row[j], j}
-				}
-				// Partial selection of k+extra candidates, then the exact
-				// textbook distances decide (see exactNeighbours).
-				kk := k + extra
-				selectCands(c, kk)
-				yi := yn.RawRowView(r0 + r)
-				for t := 0; t < kk; t++ {
-					yj := f.y.RawRowView(c[t].j)
-					s := 0.0
-					for a := range yi {
-						u := yi[a] - yj[a]
-						s += u * u
-					}
-					c[t].d = s
-				}
-				cs := c[:kk]
-				slices.SortFunc(cs, func(a, b cand) int {
-					if a.less(b) {
-						return -1
-					}
-					return 1
-				})
-				for t := 0; t < k; t++ {
-					idx[(r0+r)*k+t], d2[(r0+r)*k+t] = cs[t].j, cs[t].d
-				}
-			}
-		})
-	}
+	idx, d2 := neighboursAmong(yn, f.y, k)
 	perp := min(f.perp, float64(k)-1)
 	P := perplexityRows(d2, mm, k, max(perp, 1))
 	X := f.x.RawMatrix().Data

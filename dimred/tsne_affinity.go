@@ -7,6 +7,7 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/neighbours"
 
 	"gonum.org/v1/gonum/mat"
@@ -66,6 +67,53 @@ func exactNeighbours(y *mat.Dense, k int) (idx []int, d2 []float64, err error) {
 		}
 	}
 	return idx, d2, nil
+}
+
+// neighboursAmong returns, for each row of yn (m×p), its k nearest rows of
+// y (n×p, k ≤ n) and their squared distances, m·k row-major, nearest first
+// with ties to the lower index — the out-of-sample search of TSNE's and
+// UMAP's ProjectTo. Candidates come from blocked products
+// (linalg.SquaredDistances, 256 rows at a time), k plus a margin of them
+// by partial selection, and are re-ranked by their textbook distances, as
+// in exactNeighbours.
+func neighboursAmong(yn, y *mat.Dense, k int) (idx []int, d2 []float64) {
+	mm, p := yn.Dims()
+	n, _ := y.Dims()
+	kk := min(n, k+max(5, k/4))
+	idx = make([]int, mm*k)
+	d2 = make([]float64, mm*k)
+	const block = 256
+	for r0 := 0; r0 < mm; r0 += block {
+		r1 := min(mm, r0+block)
+		var D mat.Dense
+		linalg.SquaredDistances(&D, yn.Slice(r0, r1, 0, p), y)
+		parallel.ForWork(r1-r0, (r1-r0)*n*4, func(lo, hi int) {
+			c := make([]cand, n)
+			for r := lo; r < hi; r++ {
+				row := D.RawRowView(r)
+				for j := range c {
+					c[j] = cand{row[j], j}
+				}
+				selectCands(c, kk)
+				yi := yn.RawRowView(r0 + r)
+				for t := 0; t < kk; t++ {
+					yj := y.RawRowView(c[t].j)
+					s := 0.0
+					for a := range yi {
+						u := yi[a] - yj[a]
+						s += u * u
+					}
+					c[t].d = s
+				}
+				cs := c[:kk]
+				sort.Slice(cs, func(a, b int) bool { return cs[a].less(cs[b]) })
+				for t := 0; t < k; t++ {
+					idx[(r0+r)*k+t], d2[(r0+r)*k+t] = cs[t].j, cs[t].d
+				}
+			}
+		})
+	}
+	return idx, d2
 }
 
 // perplexityRows returns, for each row i, the conditional probabilities

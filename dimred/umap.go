@@ -596,39 +596,9 @@ func (m *UMAP) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	dense.ReuseAs(dst, mm, q)
 	yn := mat.DenseCopyOf(Ynew)
 	k := f.k
-	idx := make([]int, mm*k)
-	dist := make([]float64, mm*k)
-	const block = 256
-	for r0 := 0; r0 < mm; r0 += block {
-		r1 := min(mm, r0+block)
-		var D mat.Dense
-		linalg.SquaredDistances(&D, yn.Slice(r0, r1, 0, p), f.y)
-		parallel.ForWork(r1-r0, (r1-r0)*n*4, func(lo, hi int) {
-			c := make([]cand, n)
-			for r := lo; r < hi; r++ {
-				row := D.RawRowView(r)
-				for j := range c {
-					c[j] = cand{row[j], j}
-				}
-				kk := min(n, k+max(5, k/4))
-				selectCands(c, kk)
-				yi := yn.RawRowView(r0 + r)
-				for t := 0; t < kk; t++ {
-					yj := f.y.RawRowView(c[t].j)
-					s := 0.0
-					for a := range yi {
-						u := yi[a] - yj[a]
-						s += u * u
-					}
-					c[t].d = s
-				}
-				cs := c[:kk]
-				sort.Slice(cs, func(a, b int) bool { return cs[a].less(cs[b]) })
-				for t := 0; t < k; t++ {
-					idx[(r0+r)*k+t], dist[(r0+r)*k+t] = cs[t].j, math.Sqrt(cs[t].d)
-				}
-			}
-		})
+	idx, dist := neighboursAmong(yn, f.y, k)
+	for t, v := range dist {
+		dist[t] = math.Sqrt(v)
 	}
 	w := smoothKNN(dist, mm, k)
 	// A bipartite graph: new point r → training neighbours.
