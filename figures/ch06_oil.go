@@ -37,7 +37,7 @@ import (
 
 func init() {
 	Register("6.8", 6, Fig6_8OilDensityNetwork)
-	Register("6.10", 6, Fig6_10OilGTM)
+	RegisterLong("6.10", 6, Fig6_10OilGTM, fig6_10)
 	Register("6.11", 6, Fig6_11StickGTM)
 	Register("X6.1", 6, FigX6_1Magnification)
 	Register("X6.2", 6, FigX6_2OilSeeds)
@@ -152,6 +152,10 @@ func Fig6_8OilDensityNetwork() (*Figure, error) {
 // saved random RBF centres (demOilDnet1–3.mat) and his initial latent
 // positions (SavedGTMRefit); it reaches his saved weights and counts.
 func Fig6_10OilGTM() (*Figure, error) {
+	return inNotebook("Fig 6.10: GTM EM on oil from the author's centres, three grids", fig6_10)
+}
+
+func fig6_10(p *Progress) (*Figure, error) {
 	ds, err := datasets.Oil("train")
 	if err != nil {
 		return nil, fmt.Errorf("figure %s: %w", "6.10", err)
@@ -162,6 +166,7 @@ func Fig6_10OilGTM() (*Figure, error) {
 		k    int
 		book float64
 	}{{1, 74}, {2, 44}, {3, 11}} {
+		p.Step(fmt.Sprintf("%d×%d grid", 10*c.k, 10*c.k), i, 3)
 		m, s, err := savedGTM(c.k, ds)
 		if err != nil {
 			return nil, fmt.Errorf("figure %s: %w", "6.10", err)

@@ -109,7 +109,7 @@ func (s *safeBuffer) String() string {
 // Long figures report steps through MakeProgress; the others ignore the
 // Progress and draw as Make does.
 func TestRegisterLong(t *testing.T) {
-	for _, id := range []string{"P3", "P4", "P5", "P6", "P7", "P8", "P9", "X5.1", "X5.2", "X5.3", "X5.4", "X5.5", "X5.6", "X5.7"} {
+	for _, id := range []string{"6.10", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "X5.1", "X5.2", "X5.3", "X5.4", "X5.5", "X5.6", "X5.7"} {
 		e, ok := Lookup(id)
 		if !ok || !e.Long() {
 			t.Errorf("figure %s not registered as long", id)
