@@ -239,15 +239,32 @@ func testDark(t *testing.T, bctx context.Context, base string, man manifest, sho
 }
 
 // printForTest prints the book from the chapters the test typeset and
-// writes the site's book.pdf.
+// writes the site's book.pdf. In CI (CI=true), where a fresh clone has no
+// page count recorded by an earlier run (checkStablePages), it prints the
+// book twice and the two must have the same number of pages.
 func printForTest(t *testing.T, bctx context.Context, base, dir string, typeset map[string]typesetChapter) {
 	start := time.Now()
-	pdfs, err := printBook(bctx, base, typeset, 1)
+	copies := 1
+	if os.Getenv("CI") == "true" {
+		copies = 2
+	}
+	pdfs, err := printBook(bctx, base, typeset, copies)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "book.pdf"), pdfs[0], 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if copies == 2 {
+		second := filepath.Join(t.TempDir(), "book-2.pdf")
+		if err := os.WriteFile(second, pdfs[1], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if a, b := pdfPages(t, filepath.Join(dir, "book.pdf")), pdfPages(t, second); a != b {
+			t.Errorf("page count not stable: two prints of the same pages in one run gave %d and %d pages", a, b)
+		} else {
+			t.Logf("two prints in one run: %d pages each", a)
+		}
 	}
 	t.Logf("book.pdf: %d kB, printed in %.1f s", len(pdfs[0])/1024, time.Since(start).Seconds())
 }
