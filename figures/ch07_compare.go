@@ -7,7 +7,6 @@ package figures
 import (
 	"errors"
 	"fmt"
-	"html"
 	"math"
 	"sort"
 	"sync"
@@ -385,17 +384,20 @@ var compareOnce = sync.OnceValues(func() ([]CompareScore, error) {
 	for _, d := range data {
 		key.String(d.Name).Matrix(d.Y).Ints(d.Labels).Matrix(nilIfNoMatrix(d.Truth)).Ints([]int{d.K})
 	}
-	// The progress line is cleared at the end whether the scores were
-	// computed or read from the cache, so that the cell's saved output is
-	// the same either way (scripts/test compares a cached run with a fresh
-	// one).
-	pr := NewProgress("comparison")
+	// The progress line counts the fits while they run (Progress.Step) and
+	// is cleared at the end, leaving one empty display whether the scores
+	// were computed or read from the cache, so that the cell's saved output
+	// is the same either way (scripts/test compares a cached run with a
+	// fresh one). Clear stops the line's ticker first: a direct update
+	// could be overwritten by a late tick ("running, 101 s").
+	pr := NewProgress("comparison (computed once, then cached)")
 	recs, _, err := Cached(key, func() ([]compareRecord, error) {
 		scores := CompareRun(CompareMethods, data, func(i, n int, data, method string) {
-			compareProgress(pr, i, n, method+" on "+data)
+			pr.Step(method+" on "+data, i, n)
 		})
 		return compareRecords(scores), nil
 	})
+	pr.Clear()
 	if gonbui.IsNotebook {
 		gonbui.UpdateHTML(pr.id, "")
 		gonbui.Sync()
@@ -405,21 +407,6 @@ var compareOnce = sync.OnceValues(func() ([]CompareScore, error) {
 	}
 	return compareFromRecords(recs), nil
 })
-
-// compareProgress shows fit i (from 0) of n in the progress line, with the
-// time so far and an estimate of the time left.
-func compareProgress(pr *Progress, i, n int, what string) {
-	if !gonbui.IsNotebook {
-		return
-	}
-	el := time.Since(pr.start).Seconds()
-	left := ""
-	if i > 0 {
-		left = fmt.Sprintf(", about %.0f s left", el/float64(i)*float64(n-i))
-	}
-	gonbui.UpdateHTML(pr.id, fmt.Sprintf("<p><b>comparison</b> (computed once, then cached): fit %d of %d, %s; %.0f s so far%s</p>",
-		i+1, n, html.EscapeString(what), el, left))
-}
 
 // nilIfNoMatrix returns m as a mat.Matrix, or a nil interface for a nil
 // *mat.Dense.
