@@ -270,6 +270,16 @@ func TestTSNEBadInput(t *testing.T) {
 	}
 }
 
+// bitsHash is the SHA-256 of X's float64 bits, in row order: the pin of
+// the golden-bits tests.
+func bitsHash(X *mat.Dense) string {
+	h := sha256.New()
+	for _, v := range X.RawMatrix().Data {
+		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // TestTSNEGoldenBits pins the embedding's bits: the SHA-256 of the
 // float64s of a fixed fit. The value was computed on an AVX-512 machine
 // with dimred's assembly kernels; scripts/test runs it again under
@@ -290,12 +300,8 @@ func TestTSNEGoldenBits(t *testing.T) {
 	}
 	var X mat.Dense
 	m.LatentTo(&X)
-	h := sha256.New()
-	for _, v := range X.RawMatrix().Data {
-		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
-	}
 	const want = "0dedc896a2f27e946e32b17111814d2cbf51d619cce0337cb37a6ff6ada1aa02"
-	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+	if got := bitsHash(&X); got != want {
 		t.Errorf("embedding hash %s, want %s", got, want)
 	}
 }
