@@ -323,6 +323,7 @@ func TestLiveWidgets(t *testing.T) {
 	t.Cleanup(func() {
 		os.Remove(copyPath)
 		os.Remove(filepath.Join(nbdir, ".ipynb_checkpoints", strings.TrimSuffix(name, ".ipynb")+"-checkpoint.ipynb"))
+		os.Remove(filepath.Join(nbdir, ".ipynb_checkpoints")) // only if empty (Jupyter may have made it)
 	})
 
 	srv := startJupyter(t, nbdir)
