@@ -222,7 +222,6 @@ func (e *Explorer) live() error {
 
 	type move struct{ param, value int }
 	moves := make(chan move, 64)
-	var sliders []*widgets.SliderBuilder
 	for i, prm := range e.Params {
 		row := fmt.Sprintf("%s-row%d", ctrl, i)
 		dom.Append(row, fmt.Sprintf(`<span style="display:inline-block; min-width: 14em">%s</span>`, html.EscapeString(prm.Name)))
@@ -231,7 +230,6 @@ func (e *Explorer) live() error {
 			WithAddress(fmt.Sprintf("/dimred/explore/%s/param%d", e.Name, i)).
 			AppendTo(row).Done()
 		dom.Append(row, fmt.Sprintf(`&nbsp;<b id="%s-value%d">%s</b>`, ctrl, i, html.EscapeString(prm.Labels[prm.Initial])))
-		sliders = append(sliders, s)
 		ch := s.Listen().LatestOnly()
 		defer ch.Close()
 		go func(i int) {

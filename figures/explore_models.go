@@ -29,15 +29,7 @@ type embedResult struct {
 	Err string
 }
 
-func intLabels(lo, hi int) []string {
-	var s []string
-	for v := lo; v <= hi; v++ {
-		s = append(s, fmt.Sprint(v))
-	}
-	return s
-}
-
-// ExploreNeighbourKs are the neighbour counts the swiss-roll explorer
+// exploreNeighbourKs are the neighbour counts the swiss-roll explorer
 // offers.
 var exploreNeighbourKs = []int{4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28}
 
