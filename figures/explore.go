@@ -177,13 +177,15 @@ func (e *Explorer) frontEnd() bool {
 		}
 	})
 	defer comms.Unsubscribe(sub)
-	// gonb_comm appears once GoNB's WebSocket is open: poll for it.
+	// gonb_comm appears once GoNB's WebSocket is open, and may be replaced
+	// (a stale one after a page reload): send the ping every 250 ms for a
+	// while, whichever gonb_comm is current.
 	dom.TransientJavascript(fmt.Sprintf(`(() => {
   const t0 = Date.now();
   const ping = () => {
     const c = globalThis.gonb_comm;
-    if (c) { c.send(%q, 1); return; }
-    if (Date.now() - t0 < 10000) setTimeout(ping, 50);
+    if (c) { try { c.send(%q, 1); } catch (e) {} }
+    if (Date.now() - t0 < 8000) setTimeout(ping, 250);
   };
   ping();
 })();`, addr))

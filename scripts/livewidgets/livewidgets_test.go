@@ -203,7 +203,9 @@ func startJupyter(t *testing.T, nbdir string) *server {
 		"--NotebookApp.token="+s.token, "--notebook-dir="+nbdir)
 	s.cmd.Env = env
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group (stopped as a whole), killed too if the test
+	// process dies without cleaning up.
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := s.cmd.Start(); err != nil {
 		t.Fatalf("starting jupyter notebook: %v", err)
 	}
@@ -302,6 +304,11 @@ func TestLiveWidgets(t *testing.T) {
 	if out, err := exec.Command("jupyter", "kernelspec", "list").Output(); err != nil || !bytes.Contains(out, []byte("gonb")) {
 		missing(t, "the GoNB kernel")
 	}
+	// The test drives Notebook 6's page (its Jupyter.notebook API): Debian's
+	// jupyter-notebook. Notebook 7 is JupyterLab-based and has no such API.
+	if out, err := exec.Command("jupyter", "notebook", "--version").Output(); err != nil || !strings.HasPrefix(strings.TrimSpace(string(out)), "6.") {
+		missing(t, fmt.Sprintf("Jupyter Notebook 6 (found %q)", strings.TrimSpace(string(out))))
+	}
 	start := time.Now()
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -341,7 +348,13 @@ func TestLiveWidgets(t *testing.T) {
 	}()
 	t.Logf("jupyter notebook up on %s in %.1f s", srv.base, time.Since(start).Seconds())
 
-	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
+	// Stop before go test's own -timeout, so that the deferred clean-up
+	// (kernel, jupyter's process group, the notebook copy) still runs.
+	budget := 25 * time.Minute
+	if dl, ok := t.Deadline(); ok {
+		budget = min(budget, time.Until(dl)-45*time.Second)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chrome),
