@@ -18,10 +18,11 @@ type Cell struct {
 }
 
 // Calls of the figures package's display helpers. Each MustShow/Show/ShowSVG
-// call delivers one image and one caption (with the numbers table);
+// call delivers one image and one caption (with the numbers table), and so
+// does MustExplore (a live widget, which leaves its figure shown by Show);
 // ShowInteractive one HTML page.
 var (
-	showRe        = regexp.MustCompile(`\bfigures\.(MustShow|Show|ShowSVG)\(`)
+	showRe        = regexp.MustCompile(`\bfigures\.(MustShow|Show|ShowSVG|MustExplore)\(`)
 	interactiveRe = regexp.MustCompile(`\bfigures\.ShowInteractive\(`)
 	figFuncRe     = regexp.MustCompile(`\bfigures\.(Fig[XP]?\d\w*)\b`)
 	figCallRe     = regexp.MustCompile(`\bfigures\.(?:Fig[XP]?\d\w*\(|Make\("[^"]+"\))`)

@@ -24,6 +24,7 @@ func TestCellEffects(t *testing.T) {
 		{"func helper() {\n\tfmt.Println(2)\n}", Effects{}}, // a declaration alone runs nothing
 		{"%%\nfor _, mk := range []func() (*figures.Figure, error){figures.FigP8A, figures.FigP9B} {\n\tf, _ := mk()\n\tfigures.Show(f)\n}",
 			Effects{Figures: []string{"FigP8A", "FigP9B"}, Shows: 1, Loop: true}},
+		{"%%\nfigures.MustExplore(figures.ExploreGTM())", Effects{Shows: 1}},
 		{"%%\nif err := figures.ShowInteractive(page, nil); err != nil {\n\tpanic(err)\n}", Effects{Interactive: 1}},
 	} {
 		if got := CellEffects(c.src, fs); !reflect.DeepEqual(got, c.want) {
