@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/dimredbook/book/datasets"
+	"github.com/dimredbook/book/dimred"
+	"github.com/dimredbook/book/dimred/kernel"
 	"github.com/dimredbook/book/dimred/linalg"
 	"gonum.org/v1/gonum/mat"
 )
@@ -77,6 +79,85 @@ func init() {
 			}
 			return q, nil
 		}})
+
+	// Lecture 2 — kernel PCA and the GP-LVM, on the oil-flow training data.
+	Register("L2.1", Answer{Hint: "the feature-space covariance has 1/n: its eigenvalues are those of the centred kernel matrix divided by n",
+		Want: func() (any, error) {
+			m, err := oilKernelPCA()
+			if err != nil {
+				return nil, err
+			}
+			return m.mu / float64(m.n), nil
+		}})
+	Register("L2.2", Answer{UpToSign: true, Hint: "a unit direction u = Φ̂ᵀa needs aᵀK̃a = 1",
+		Want: func() (any, error) {
+			m, err := oilKernelPCA()
+			if err != nil {
+				return nil, err
+			}
+			a := make([]float64, len(m.e))
+			for i, e := range m.e {
+				a[i] = e / math.Sqrt(m.mu)
+			}
+			return a, nil
+		}})
+	Register("L2.3", Answer{Hint: "σ² is the mean of the p − q discarded eigenvalues of S = n⁻¹ŶᵀŶ",
+		Want: func() (any, error) {
+			m, err := oilPPCA()
+			if err != nil {
+				return nil, err
+			}
+			return m.NoiseVariance(), nil
+		}})
+	Register("L2.4", Answer{Hint: "the constant is −(np/2) log 2π, one log 2π per data dimension",
+		Want: func() (any, error) {
+			m, err := oilPPCA()
+			if err != nil {
+				return nil, err
+			}
+			return m.LogLikelihood(), nil
+		}})
+}
+
+// oilTrain returns the oil-flow training data, 1000×12.
+func oilTrain() (*mat.Dense, error) {
+	ds, err := datasets.Oil("train")
+	if err != nil {
+		return nil, fmt.Errorf("the oil-flow data: %w", err)
+	}
+	return ds.Y, nil
+}
+
+// oilKPCA is kernel PCA's leading eigenpair of the centred RBF (ℓ = 1)
+// kernel matrix of the first 100 oil points: μ₁ and the unit e₁.
+type oilKPCA struct {
+	n  int
+	mu float64
+	e  []float64
+}
+
+func oilKernelPCA() (oilKPCA, error) {
+	Y, err := oilTrain()
+	if err != nil {
+		return oilKPCA{}, err
+	}
+	m := dimred.KernelPCA{Kernel: kernel.RBF{LengthScale: 1}, Q: 1}
+	if err := m.Fit(Y.Slice(0, 100, 0, 12)); err != nil {
+		return oilKPCA{}, err
+	}
+	var E mat.Dense
+	m.EigenvectorsTo(&E)
+	return oilKPCA{n: 100, mu: m.EigenvaluesTo(nil)[0], e: mat.Col(nil, 0, &E)}, nil
+}
+
+// oilPPCA is probabilistic PCA with q = 2 fitted to the oil training data.
+func oilPPCA() (*dimred.PPCA, error) {
+	Y, err := oilTrain()
+	if err != nil {
+		return nil, err
+	}
+	m := &dimred.PPCA{Q: 2}
+	return m, m.Fit(Y)
 }
 
 // uspsTrain returns the USPS training digits, 7291×256.
