@@ -3,6 +3,7 @@ package exercises
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/dimred"
@@ -117,6 +118,66 @@ func init() {
 			}
 			return m.LogLikelihood(), nil
 		}})
+
+	// Lecture 3 — the 2008 talk: the rotated sixes and the road distances.
+	Register("L3.1", Answer{Hint: "E = 2n²Σ_{k>q} λ_k with the 1/n eigenvalues of S",
+		Want: func() (any, error) {
+			ds, err := datasets.RotatedSixes()
+			if err != nil {
+				return nil, fmt.Errorf("the rotated sixes: %w", err)
+			}
+			Y := mat.DenseCopyOf(ds.Y)
+			Y.Scale(1.0/255, Y)
+			var Yc mat.Dense
+			linalg.CentreColumns(&Yc, Y)
+			n, _ := Yc.Dims()
+			K := mat.NewSymDense(n, nil)
+			linalg.Gram(K, &Yc)
+			mu, _, err := linalg.EigenSym(K, n-1, linalg.Largest, nil)
+			if err != nil {
+				return nil, err
+			}
+			// The eigenvalues of S are those of the Gram matrix over n.
+			return 2 * float64(n*n) * tailSum(mu, 10) / float64(n), nil
+		}})
+	Register("L3.2", Answer{Hint: "B = −½ H D⁽²⁾ H with the distances squared",
+		Want: func() (any, error) {
+			vals, err := roadSpectrum()
+			if err != nil {
+				return nil, err
+			}
+			return vals[0], nil
+		}})
+	Register("L3.3", Answer{Hint: "count the eigenvalues of B below −10⁻⁶ times the largest",
+		Want: func() (any, error) {
+			vals, err := roadSpectrum()
+			if err != nil {
+				return nil, err
+			}
+			neg := 0
+			for _, v := range vals {
+				if v < -1e-6*vals[0] {
+					neg++
+				}
+			}
+			return neg, nil
+		}})
+}
+
+// roadSpectrum returns all eigenvalues, descending, of classical MDS's
+// B = −½ H D⁽²⁾ H for the 48-city road distances of the 2008 talk.
+func roadSpectrum() ([]float64, error) {
+	d, err := datasets.EuropeRoads(datasets.Cities48)
+	if err != nil {
+		return nil, fmt.Errorf("the road distances: %w", err)
+	}
+	m := dimred.ClassicalMDS{Q: 1, Plain: true, FullSpectrum: true}
+	if err := m.FitDistances(d.D); err != nil {
+		return nil, err
+	}
+	vals := m.EigenvaluesTo(nil)
+	sort.Sort(sort.Reverse(sort.Float64Slice(vals)))
+	return vals, nil
 }
 
 // oilTrain returns the oil-flow training data, 1000×12.
