@@ -32,8 +32,8 @@ type ScatterPanel struct {
 	// Segments are lines (x0, y0, x1, y1) drawn in red over the points:
 	// principal axes, say.
 	Segments [][4]float64
-	// Equal gives both axes the same scale (the panel is square in data
-	// units).
+	// Equal gives both axes the same span (the panel is square in data
+	// units), each centred on the data.
 	Equal bool
 }
 
@@ -68,9 +68,11 @@ func LectureScatter(id, caption, data string, panels ...ScatterPanel) *Figure {
 				xl, xh = math.Min(xl, math.Min(s[0], s[2])), math.Max(xh, math.Max(s[0], s[2]))
 				yl, yh = math.Min(yl, math.Min(s[1], s[3])), math.Max(yh, math.Max(s[1], s[3]))
 			}
-			l, h := math.Min(xl, yl), math.Max(xh, yh)
-			pad := 0.05 * (h - l)
-			equalAxes(p, l-pad, h+pad)
+			// The same span on both axes, each centred on its own data.
+			half := 0.55 * math.Max(xh-xl, yh-yl)
+			cx, cy := (xl+xh)/2, (yl+yh)/2
+			p.X.Min, p.X.Max = cx-half, cx+half
+			p.Y.Min, p.Y.Max = cy-half, cy+half
 		}
 		ps = append(ps, p)
 	}
