@@ -103,6 +103,12 @@ func compare(gotAny, wantAny any, a Answer) (bool, string) {
 		}
 		return false, "right up to sign: " + signText(got, cols)
 	}
+	// A single number is always some constant factor times the answer, so
+	// the factor would be the answer itself: say only whether it is close,
+	// too large or too small. (The relative error would give it away too.)
+	if want.r == 1 && want.c == 1 {
+		return false, scalarMiss(got.data[0], want.data[0])
+	}
 	// A constant factor: the least-squares s in s·got ≈ want.
 	for _, cand := range []value{got, flipped} {
 		var gw, gg float64
@@ -191,4 +197,19 @@ func relErr(a, b []float64, scale float64) float64 {
 		s += d * d
 	}
 	return math.Sqrt(s) / scale
+}
+
+// scalarMiss says how a wrong single number misses the answer without
+// giving the answer away: close (within 1 %: n against n−1, rounding),
+// too large or too small in magnitude, or of the wrong sign.
+func scalarMiss(got, want float64) string {
+	switch {
+	case math.Abs(got-want) <= 0.01*math.Abs(want):
+		return "close, but not within the tolerance (look for n against n−1, or rounding)"
+	case got*want < 0:
+		return "wrong sign, and the size is not right either"
+	case math.Abs(got) > math.Abs(want):
+		return "too large in magnitude"
+	}
+	return "too small in magnitude"
 }

@@ -186,6 +186,7 @@ func build(c config) (stats, error) {
 	var nbs []*notebook
 	var sources []string // files with a source page
 	names := map[string]bool{}
+	claimed := map[string]bool{} // figures already anchored on an earlier page
 	for _, p := range paths {
 		nb, err := readNotebook(p)
 		if err != nil {
@@ -196,7 +197,7 @@ func build(c config) (stats, error) {
 			return st, err
 		}
 		sources = append(sources, nb.linkSources(parts)...)
-		nb.prepare(figFile)
+		nb.prepare(firstShown(figFile, claimed))
 		nbs = append(nbs, nb)
 		names[nb.Name] = true
 	}
@@ -448,4 +449,22 @@ func copyMathJax(src, dst string) error {
 		}
 	}
 	return nil
+}
+
+// firstShown wraps figFile so that a figure gets its anchor and
+// full-resolution file on the first page that shows it only (a chapter,
+// whose section the report and the index link to); a later page showing
+// the same figure (a lecture replaying the book's figure) keeps the
+// notebook's PNG and no anchor.
+func firstShown(figFile func(id string) string, claimed map[string]bool) func(id string) string {
+	return func(id string) string {
+		if claimed[id] {
+			return ""
+		}
+		f := figFile(id)
+		if f != "" {
+			claimed[id] = true
+		}
+		return f
+	}
 }

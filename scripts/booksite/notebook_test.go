@@ -226,3 +226,18 @@ func TestRenderDetails(t *testing.T) {
 		t.Errorf("renderDetails: %d rendered\n got %q\nwant %q", n, got, want)
 	}
 }
+
+// A figure shown on two pages is anchored on the first only.
+func TestFirstShown(t *testing.T) {
+	claimed := map[string]bool{}
+	file := func(id string) string {
+		if id == "3.2" {
+			return "figures/ch03/fig-3.02.svg"
+		}
+		return ""
+	}
+	chapter, lecture := firstShown(file, claimed), firstShown(file, claimed)
+	if chapter("3.2") == "" || lecture("3.2") != "" || lecture("L3.1") != "" {
+		t.Errorf("figure 3.2 anchored on a later page too, or a figure without a file claimed")
+	}
+}

@@ -12,6 +12,11 @@ import (
 // Navigation and the contents notebook are generated from the notebook
 // sources present, so a new chapter's notebook (notebooks/src/05-…) is
 // linked from its neighbours and listed in 00-contents without edits here.
+//
+// Two kinds of notebook are told apart by their folder's name: chapters
+// ("NN-name", two digits) and lectures ("L1-name", an L and a number),
+// which sort after the chapters. Each kind is listed under its own marker
+// of the contents notebook and navigates among its own kind.
 
 const (
 	contentsName = "00-contents"
@@ -35,15 +40,25 @@ func title(nb nbsrc.Notebook) string {
 	return nb.Name
 }
 
-// navCell links a chapter notebook to its neighbours, the contents, the
-// reproduction report and the API documentation.
+// isLecture reports whether a notebook is a lecture ("L1-pca-three-ways"),
+// not a chapter ("03-distance-matching").
+func isLecture(name string) bool {
+	return len(name) > 1 && name[0] == 'L' && name[1] >= '0' && name[1] <= '9'
+}
+
+// navCell links a notebook to its neighbours of the same kind (chapter or
+// lecture), the contents, the reproduction report and the API
+// documentation.
 func navCell(nbs []nbsrc.Notebook, i int) nbsrc.Cell {
+	same := func(j int) bool {
+		return j >= 0 && j < len(nbs) && nbs[j].Name != contentsName && isLecture(nbs[j].Name) == isLecture(nbs[i].Name)
+	}
 	var parts []string
-	if i > 0 && nbs[i-1].Name != contentsName {
+	if same(i - 1) {
 		parts = append(parts, fmt.Sprintf("[← %s](%s.ipynb)", title(nbs[i-1]), nbs[i-1].Name))
 	}
 	parts = append(parts, fmt.Sprintf("[Contents](%s.ipynb)", contentsName))
-	if i+1 < len(nbs) {
+	if same(i + 1) {
 		parts = append(parts, fmt.Sprintf("[%s →](%s.ipynb)", title(nbs[i+1]), nbs[i+1].Name))
 	}
 	parts = append(parts, fmt.Sprintf("[Reproduction report](%s)", reportLink), fmt.Sprintf("[API documentation](%s)", apiLink))
@@ -53,7 +68,7 @@ func navCell(nbs []nbsrc.Notebook, i int) nbsrc.Cell {
 var (
 	figFuncRe = regexp.MustCompile(`^Fig(X|P)?(\d+)(?:_(\d+))?`)
 	typeRe    = regexp.MustCompile(`\b(dimred|linalg|neighbours|kernel|highdim)\.([A-Z][A-Za-z0-9]*)\{`)
-	plannedRe = regexp.MustCompile(`(?m)^\s*(\d\d-[\w-]+)\s*\|\s*(.+?)\s*$`)
+	plannedRe = regexp.MustCompile(`(?m)^\s*((?:\d\d|L\d+)-[\w-]+)\s*\|\s*(.+?)\s*$`)
 )
 
 // figureID turns a figure function's name into its id: Fig1_10OilDistances
@@ -148,21 +163,24 @@ func chapterEntry(nb nbsrc.Notebook) string {
 }
 
 // expandContents replaces, in the contents notebook, the markdown cell that
-// starts with "<!-- chapters" by one entry per chapter notebook present;
-// the cell's lines "NN-name | Title" list the planned chapters, shown as
-// "in preparation" until their notebook exists.
+// starts with "<!-- chapters" by one entry per chapter notebook present,
+// and the cell that starts with "<!-- lectures" by one per lecture
+// notebook; the cell's lines "NN-name | Title" (or "L1-name | Title") list
+// the planned ones, shown as "in preparation" until their notebook exists.
 func expandContents(cells []nbsrc.Cell, nbs []nbsrc.Notebook) []nbsrc.Cell {
-	present := map[string]nbsrc.Notebook{}
-	for _, nb := range nbs {
-		if nb.Name != contentsName {
-			present[nb.Name] = nb
-		}
-	}
 	var out []nbsrc.Cell
 	for _, c := range cells {
-		if c.Type != "markdown" || !strings.HasPrefix(strings.TrimSpace(c.Source), "<!-- chapters") {
+		src := strings.TrimSpace(c.Source)
+		lectures := strings.HasPrefix(src, "<!-- lectures")
+		if c.Type != "markdown" || !(lectures || strings.HasPrefix(src, "<!-- chapters")) {
 			out = append(out, c)
 			continue
+		}
+		present := map[string]nbsrc.Notebook{}
+		for _, nb := range nbs {
+			if nb.Name != contentsName && isLecture(nb.Name) == lectures {
+				present[nb.Name] = nb
+			}
 		}
 		planned := map[string]string{}
 		for _, m := range plannedRe.FindAllStringSubmatch(c.Source, -1) {

@@ -46,3 +46,32 @@ func TestContentsAndNavigation(t *testing.T) {
 		t.Errorf("navigation of chapter 2: %q", nav)
 	}
 }
+
+// Lecture notebooks (L1-…) are listed under the contents' lectures marker,
+// not among the chapters, and navigate among lectures only.
+func TestLecturesApart(t *testing.T) {
+	nbs := []nbsrc.Notebook{
+		{Name: "00-contents", Cells: []nbsrc.Cell{
+			{Type: "markdown", Source: "<!-- chapters\n-->"},
+			{Type: "markdown", Source: "## Lectures"},
+			{Type: "markdown", Source: "<!-- lectures\nL3-talk | Lecture 3 — planned\n-->"}}},
+		{Name: "01-a", Cells: []nbsrc.Cell{{Type: "markdown", Source: "# Chapter 1 — A"}}},
+		{Name: "L1-b", Cells: []nbsrc.Cell{{Type: "markdown", Source: "# Lecture 1 — B"}}},
+		{Name: "L2-c", Cells: []nbsrc.Cell{{Type: "markdown", Source: "# Lecture 2 — C"}}},
+	}
+	cells := withNavigation(nbs, 0)
+	var got []string
+	for _, c := range cells {
+		got = append(got, strings.SplitN(c.Source, "\n", 2)[0])
+	}
+	want := []string{"### [Chapter 1 — A](01-a.ipynb)", "## Lectures", "### [Lecture 1 — B](L1-b.ipynb)", "### [Lecture 2 — C](L2-c.ipynb)", "### Lecture 3 — planned"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("contents headings %q, want %q", got, want)
+	}
+	if nav := withNavigation(nbs, 1)[0].Source; strings.Contains(nav, "→") {
+		t.Errorf("chapter 1 links on to a lecture: %q", nav)
+	}
+	if nav := withNavigation(nbs, 2)[0].Source; strings.Contains(nav, "←") || !strings.Contains(nav, "[Lecture 2 — C →](L2-c.ipynb)") {
+		t.Errorf("navigation of lecture 1: %q", nav)
+	}
+}
