@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -105,7 +106,7 @@ func (m *GPLVM) FitMissing(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(filled, "Y"); err != nil {
 		return errs.Wrap(err, "GPLVM")
 	}
-	return m.fitPrepared(filled, groups)
+	return m.fitPrepared(context.Background(), filled, groups)
 }
 
 // exactLogLikMissing is exactLogLik for grouped columns: the sum over
