@@ -119,3 +119,23 @@ var (
 	_ dimred.SpectralModel = (*dimred.LLE)(nil)
 	_ dimred.SpectralModel = (*dimred.Isomap)(nil)
 )
+
+// Every method of the package has FitContext (the package doc,
+// "Cancellation and progress"): its Context and Progress checks above do
+// not skip.
+func TestEveryMethodHasFitContext(t *testing.T) {
+	for _, c := range embedders {
+		if _, ok := c.new().(dimred.ContextFitter); !ok {
+			t.Errorf("%s has no FitContext", c.name)
+		}
+	}
+	for _, c := range projectors {
+		if _, ok := c.new().(dimred.ContextFitter); !ok {
+			t.Errorf("%s has no FitContext", c.name)
+		}
+	}
+	var s dimred.Embedder = &dimred.Subsample{M: 10, Method: &dimred.MVU{Q: 2}}
+	if _, ok := s.(dimred.ContextFitter); !ok {
+		t.Error("Subsample has no FitContext")
+	}
+}
