@@ -175,6 +175,34 @@
 //     it. dimred's own large products call its fast BLAS directly;
 //     linalg.UseFastBLAS installs that BLAS for the whole program.
 //
+// # Cancellation and progress
+//
+// Every method has FitContext(ctx, Y) ([ContextFitter]), and Fit(Y) is
+// FitContext(context.Background(), Y). One rule for all of them: once ctx
+// is cancelled or past its deadline, the fit stops at its next check and
+// returns an error wrapping ctx.Err() (context.Canceled or
+// context.DeadlineExceeded; never one of the sentinels below), the model is
+// left unfitted as after any failed Fit, and no goroutine of the fit is
+// left running. The checks are made between units of work small enough
+// that the fit returns within 100 ms of the cancel on the sizes the
+// package targets: every block of 256 rows of the k-nearest-neighbour
+// search (64 for the kd-tree), every source of the geodesic distances
+// (one Dijkstra), every block product of the Lanczos eigensolvers, every
+// dense step of the SDP's interior-point iteration, every EM step, every
+// evaluation of L-BFGS, every t-SNE iteration, UMAP epoch and glasso
+// sweep. A dense eigendecomposition (n ≤ linalg.DenseMax) and a method's
+// closed-form steps run to their end first. The same checks report
+// progress: a progress.Reporter attached to ctx (progress.With) sees each
+// phase by name — "k-nearest neighbours", "geodesic distances",
+// "eigensolver", "semidefinite programme", the iteration of an EM or
+// L-BFGS fit under the method's name (e.g. "GTM EM", of MaxIter) — with
+// the work done and its total, done never decreasing within a phase. No
+// model has a field for either: the inner packages take the context
+// (neighbours.Search.KNNGraphContext, neighbours.GeodesicDistancesContext,
+// linalg.EigenSymContext, ...). Monitor is unchanged: it sees the
+// objective, the Reporter the work. dimredtest's Context and Progress
+// checks hold every method to this.
+//
 // # Errors and panics
 //
 // Programmer errors (shape mismatches, impossible parameters such as q ≤ 0,
