@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dimredbook/book/datasets"
+	"github.com/dimredbook/book/dimred/internal/benchutil"
 	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
@@ -37,16 +41,16 @@ type cancelCase struct {
 }
 
 func cancelCases() []cancelCase {
-	roll := datasets.SwissRoll(4000, rand.NewPCG(1, 2)).Y
+	roll := datasets.SwissRoll(3000, rand.NewPCG(1, 2)).Y
 	rollMVU := datasets.SwissRoll(250, rand.NewPCG(3, 4)).Y
-	gtmY := planeData(2000, 10, 5)
+	gtmY := planeData(1000, 10, 5)
 	gpY := planeData(300, 8, 6)
 	return []cancelCase{
 		{"Isomap", func() ContextFitter { return &Isomap{Q: 2, K: 10} }, roll,
 			[]string{"k-nearest neighbours", "geodesic distances", "eigensolver"}},
 		{"MVU", func() ContextFitter { return &MVU{Q: 2, K: 6, MaxIter: 500} }, rollMVU,
 			[]string{"k-nearest neighbours", "semidefinite programme"}},
-		{"GTM", func() ContextFitter { return &GTM{Q: 2, Grid: 20, MaxIter: 100000, Tol: -1} }, gtmY,
+		{"GTM", func() ContextFitter { return &GTM{Q: 2, Grid: 15, MaxIter: 100000, Tol: -1} }, gtmY,
 			[]string{"GTM EM"}},
 		{"GPLVM", func() ContextFitter { return &GPLVM{Q: 2, MaxIter: 100000, Tol: -1} }, gpY,
 			[]string{"GPLVM"}},
@@ -56,16 +60,17 @@ func cancelCases() []cancelCase {
 // fitAndCancel runs m.FitContext(ctx, Y) in a goroutine whose ctx is
 // cancelled by trigger (called with the cancel function); it returns the
 // fit's error and the time from cancel to the fit's return.
-func fitAndCancel(t *testing.T, m ContextFitter, Y mat.Matrix, trigger func(cancel func()) progress.Reporter) (error, time.Duration, bool) {
+func fitAndCancel(t *testing.T, m ContextFitter, Y mat.Matrix, trigger func(cancel func()) progress.Reporter) (error, latency, bool) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var mu sync.Mutex
 	var at time.Time
+	var cpuAt float64
 	stamped := func() {
 		mu.Lock()
 		if at.IsZero() {
-			at = time.Now()
+			at, cpuAt = time.Now(), benchutil.ProcessCPUSeconds()
 		}
 		mu.Unlock()
 		cancel()
@@ -81,17 +86,23 @@ func fitAndCancel(t *testing.T, m ContextFitter, Y mat.Matrix, trigger func(canc
 	case <-time.After(5 * time.Minute):
 		t.Fatal("fit did not return within 5 minutes")
 	}
-	end := time.Now()
+	end, cpuEnd := time.Now(), benchutil.ProcessCPUSeconds()
 	mu.Lock()
 	defer mu.Unlock()
 	if at.IsZero() {
-		return err, 0, false
+		return err, latency{}, false
 	}
-	return err, end.Sub(at), true
+	return err, latency{end.Sub(at), time.Duration((cpuEnd - cpuAt) * 1e9)}, true
 }
 
+// latency is the time from cancel to return: wall clock, and the CPU time
+// (user + system, all threads) the process spent meanwhile, which other
+// jobs on a loaded machine do not inflate (the cancelled fit's workers may
+// run on every core, so it can exceed the wall time).
+type latency struct{ wall, cpu time.Duration }
+
 // checkCancelled asserts the rule's outcome for one cancelled fit.
-func checkCancelled(t *testing.T, m ContextFitter, err error, lat time.Duration, ok bool, base int) {
+func checkCancelled(t *testing.T, m ContextFitter, err error, lat latency, ok bool, base int) {
 	t.Helper()
 	if !ok {
 		t.Fatalf("the fit ended (err %v) before it was cancelled: make it longer", err)
@@ -99,9 +110,21 @@ func checkCancelled(t *testing.T, m ContextFitter, err error, lat time.Duration,
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v does not wrap context.Canceled", err)
 	}
-	t.Logf("cancel latency %v (%v); GOMAXPROCS %d", lat.Round(time.Microsecond), err, runtime.GOMAXPROCS(0))
-	if lat > cancelLimit {
-		t.Errorf("returned %v after cancel, limit %v", lat, cancelLimit)
+	t.Logf("cancel latency %v wall, %v CPU (%v); GOMAXPROCS %d", lat.wall.Round(time.Microsecond), lat.cpu.Round(time.Microsecond), err, runtime.GOMAXPROCS(0))
+	// The CPU time is the work done after the cancel, whatever else the
+	// machine runs: the rule holds on an idle machine when it is under the
+	// limit. The wall time is asserted too unless the machine is
+	// oversubscribed (load average above its cores), when it measures the
+	// scheduler rather than the fit.
+	if lat.cpu > cancelLimit {
+		t.Errorf("%v of CPU time after cancel (%v wall), limit %v", lat.cpu, lat.wall, cancelLimit)
+	}
+	if load, busy := machineBusy(); lat.wall > cancelLimit {
+		if busy {
+			t.Logf("returned %v after cancel (%v CPU) on a machine with load average %.1f on %d cores: not asserted", lat.wall, lat.cpu, load, runtime.NumCPU())
+		} else {
+			t.Errorf("returned %v after cancel (%v CPU), limit %v", lat.wall, lat.cpu, cancelLimit)
+		}
 	}
 	if msg := panicMessage(func() { var X mat.Dense; m.(Embedder).LatentTo(&X) }); msg == "" {
 		t.Error("the cancelled model serves a fit")
@@ -153,8 +176,8 @@ func TestCancelInPhase(t *testing.T) {
 	for _, c := range cancelCases() {
 		for _, phase := range c.phases {
 			t.Run(c.name+"/"+phase, func(t *testing.T) {
-				if testing.Short() && c.name == "Isomap" && phase != "k-nearest neighbours" {
-					t.Skip("n = 4000 geodesics")
+				if testing.Short() && c.name == "Isomap" && phase == "eigensolver" {
+					t.Skip("after n = 3000 geodesics")
 				}
 				base := runtime.NumGoroutine()
 				m := c.model()
@@ -169,4 +192,22 @@ func TestCancelInPhase(t *testing.T) {
 			})
 		}
 	}
+}
+
+// machineBusy reports the one-minute load average and whether it exceeds
+// the number of cores (false where /proc/loadavg is unavailable).
+func machineBusy() (float64, bool) {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0, false
+	}
+	load, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 0, false
+	}
+	return load, load > float64(runtime.NumCPU())
 }
