@@ -65,7 +65,7 @@ type DensityNetwork struct {
 	Alpha      float64    // α, output-layer weight decay; 0 means 1; negative panics
 
 	MaxIter int     // L-BFGS major iterations; 0 means 1000
-	Tol     float64 // stop when L changes by at most Tol·|L| in an iteration; 0 means 1e-9; negative: run MaxIter
+	Tol     float64 // stop when L changes by at most Tol·n in an iteration (Tol nats per point); 0 means 1e-9; negative: run MaxIter
 	Monitor func(iter int, logLik float64) bool
 	Src     rand.Source // samples and initial weights; nil means a fixed seed
 
@@ -246,7 +246,7 @@ func (m *DensityNetwork) FitContext(ctx context.Context, Y mat.Matrix) (err erro
 	copy(b, linalg.ColumnMeans(y))
 	*lb = -2
 
-	it := newIteration("DensityNetwork", m.MaxIter, m.Tol, m.Monitor, 1000, 1e-9).under(ctx)
+	it := newIteration("DensityNetwork", m.MaxIter, m.Tol, m.Monitor, 1000, defaultEMTol).perPoint(n).under(ctx)
 	iters, _, err := it.maximise(theta, 1e-6, d.eval)
 	m.iters = iters
 	if err != nil && !isNotConverged(err) {

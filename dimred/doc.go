@@ -135,17 +135,16 @@
 //     iterations, SDP iterations, glasso sweeps, power iterations).
 //   - Tol is the stopping tolerance of the method's iteration, zero meaning
 //     its default. For the likelihood fits driven by the package's one
-//     iteration loop (PPCA, FactorAnalysis, MixturePPCA, BayesianPCA, MEU,
-//     GPLVM, GPLVMScore) it is the gain of the objective per data point
-//     per iteration, in nats, below which the fit has converged (see
-//     iterate.go for why per point). The other iterations have their own
-//     natural quantity, named on the field: the change relative to |L| for
-//     GTM and DensityNetwork (whose L is also a sum over points; they are
-//     to move to the per-point rule), the sine of the subspace angle
-//     between power iterations for randomized PCA, the SDP's relative
-//     residuals and gap for MVU, the mean |ΔW| relative to mean |S_ij| for
-//     DRILL, and the relative residual ‖Av − λv‖ ≤ Tol·‖A‖ for
-//     linalg.EigenSettings.
+//     iteration loop (PPCA, FactorAnalysis, MixturePPCA, BayesianPCA,
+//     GTM, DensityNetwork, GPLVM, GPLVMScore) it is the gain of the
+//     objective per data point per iteration, in nats, below which the fit
+//     has converged (see iterate.go for why per point). The other
+//     iterations have their own natural quantity, named on the field: the
+//     KKT residual relative to the mean d_ij/2 for MEU's projected Newton
+//     iteration, the sine of the subspace angle between power iterations
+//     for randomized PCA, the SDP's relative residuals and gap for MVU,
+//     the mean |ΔW| relative to mean |S_ij| for DRILL, and the relative
+//     residual ‖Av − λv‖ ≤ Tol·‖A‖ for linalg.EigenSettings.
 //   - Monitor has one Go type, func(iter int, objective float64) bool,
 //     on every iterative method (including DRILL): it sees the iteration
 //     and the quantity the method stops on — the objective for the

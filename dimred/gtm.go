@@ -92,7 +92,7 @@ type GTM struct {
 	InitLatent *mat.Dense
 
 	MaxIter int     // EM iterations; 0 means 1000
-	Tol     float64 // stop when L gains at most Tol·|L|; 0 means 1e-9; negative: run MaxIter
+	Tol     float64 // stop when L gains at most Tol·n in an iteration (Tol nats per point); 0 means 1e-9; negative: run MaxIter
 	Monitor func(iter int, bound float64) bool
 	Src     rand.Source // random centres; nil means a fixed seed
 
@@ -269,7 +269,7 @@ func (m *GTM) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 		wn := mat.Norm(m.w, 2)
 		return mixtureLogLik(lse, n, p, mm, m.beta) - 0.5*alpha*wn*wn, nil
 	}
-	it := newIteration("GTM EM", m.MaxIter, m.Tol, m.Monitor, 1000, 1e-9).under(ctx)
+	it := newIteration("GTM EM", m.MaxIter, m.Tol, m.Monitor, 1000, defaultEMTol).perPoint(n).under(ctx)
 	iters, obj, err := it.run(eval, mstep)
 	m.iters = iters
 	if err != nil && !isNotConverged(err) {

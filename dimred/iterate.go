@@ -12,10 +12,8 @@ import (
 
 // The one iteration driver of the package's iterative fits: EM (PPCA,
 // PPCA with missing data, FactorAnalysis, MixturePPCA, BayesianPCA, GTM)
-// and gradient-based fits (density networks, MEU, the GP-LVM). Every such
-// method has the same three settings, with the meaning below — except that
-// GTM and DensityNetwork still test Tol relative to |L| rather than per
-// data point (their field docs say so; the package doc lists the rule):
+// and gradient-based fits (density networks, the GP-LVM and its score). Every such
+// method has the same three settings, with the meaning below:
 //
 //	MaxIter  the largest number of iterations (EM steps, or major
 //	         iterations of the optimiser); 0 means the method's default
