@@ -3,6 +3,7 @@ package dimred
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/dimred/internal/benchutil"
+	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
@@ -210,4 +212,50 @@ func machineBusy() (float64, bool) {
 		return 0, false
 	}
 	return load, load > float64(runtime.NumCPU())
+}
+
+// The other long entry points follow the same rule: FitMissing (PPCA,
+// GPLVM), ClassicalMDS.FitDistances and GPLVMScore.Score have Context
+// variants that return a context error at once on a cancelled context,
+// leaving the model unfitted.
+func TestCancelOtherEntryPoints(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	Y := planeData(40, 5, 3)
+	Ymiss := mat.DenseCopyOf(Y)
+	Ymiss.Set(3, 2, math.NaN())
+	D := mat.NewSymDense(40, nil)
+	linalg.PairwiseSquaredDistances(D, Y)
+	pp := &PPCA{Q: 2, Method: PPCAEM}
+	gp := &GPLVM{Q: 2, MaxIter: 20}
+	md := &ClassicalMDS{Q: 2}
+	for _, c := range []struct {
+		name string
+		run  func() error
+		used func()
+	}{
+		{"PPCA.FitMissingContext", func() error { return pp.FitMissingContext(ctx, Ymiss) }, func() { pp.LatentTo(&mat.Dense{}) }},
+		{"GPLVM.FitMissingContext", func() error { return gp.FitMissingContext(ctx, Ymiss) }, func() { gp.LatentTo(&mat.Dense{}) }},
+		{"ClassicalMDS.FitDistancesContext", func() error { return md.FitDistancesContext(ctx, D) }, func() { md.LatentTo(&mat.Dense{}) }},
+		{"GPLVMScore.ScoreContext", func() error {
+			var X mat.Dense
+			pca := &PCA{Q: 2}
+			if err := pca.Fit(Y); err != nil {
+				t.Fatal(err)
+			}
+			pca.LatentTo(&X)
+			r, err := (&GPLVMScore{}).ScoreContext(ctx, &X, Y)
+			if r != nil {
+				t.Error("a cancelled score returned a result")
+			}
+			return err
+		}, nil},
+	} {
+		if err := c.run(); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: error %v, want context.Canceled", c.name, err)
+		}
+		if c.used != nil && panicMessage(c.used) == "" {
+			t.Errorf("%s: the model is fitted", c.name)
+		}
+	}
 }

@@ -177,7 +177,10 @@
 // # Cancellation and progress
 //
 // Every method has FitContext(ctx, Y) ([ContextFitter]), and Fit(Y) is
-// FitContext(context.Background(), Y). One rule for all of them: once ctx
+// FitContext(context.Background(), Y); so do the other long entry points
+// (PPCA.FitMissingContext, GPLVM.FitMissingContext,
+// ClassicalMDS.FitDistancesContext, GPLVMScore.ScoreContext). One rule
+// for all of them: once ctx
 // is cancelled or past its deadline, the fit stops at its next check and
 // returns an error wrapping ctx.Err() (context.Canceled or
 // context.DeadlineExceeded; never one of the sentinels below), the model is
