@@ -84,7 +84,7 @@ var projectors = []struct {
 	{"GPLVM/sparse", func() dimred.Projector { return &dimred.GPLVM{Q: 2, Inducing: 10, MaxIter: 1000, Tol: -1} }, dimredtest.Options{Q: 2, ProjTol: 0.02}},
 	// A user kernel: Fit must optimise a copy, not the caller's kernel.
 	{"GPLVM/user kernel", func() dimred.Projector {
-		return &dimred.GPLVM{Q: 2, MaxIter: 300, Tol: -1, Kernel: kernel.Sum{&kernel.GradRBF{Variance: 1, LengthScale: 1}, &kernel.Bias{Variance: 0.1}}}
+		return &dimred.GPLVM{Q: 2, MaxIter: 300, Tol: -1, Kernel: kernel.Sum{&kernel.RBF{Variance: 1, LengthScale: 1}, &kernel.Bias{Variance: 0.1}}}
 	}, dimredtest.Options{Q: 2, ProjTol: 0.02}},
 }
 

@@ -59,7 +59,7 @@ type GPLVM struct {
 	// its starting hyperparameters. Fit optimises a copy (kernel.Clone)
 	// and leaves Kernel as it was; FittedKernel returns the fitted copy,
 	// which LogLikelihood, LatentTo and ProjectTo use. nil
-	// means kernel.Sum{&GradRBF{σ², 1}, &Bias{σ²/10}} with σ² the mean
+	// means kernel.Sum{&RBF{σ², 1}, &Bias{σ²/10}} with σ² the mean
 	// variance of Y's columns, GPmat's fgplvm default less its white term,
 	// which is NoiseVariance here.
 	Kernel kernel.CrossParamKernel
@@ -80,7 +80,7 @@ type GPLVM struct {
 	// latent points only.
 	FixParams bool
 	// LearnLengthScale also learns the kernel's length scales (the
-	// hyperparameters named "… length scale", GradRBF's ℓ) when the latent
+	// hyperparameters named "… length scale", RBF's ℓ) when the latent
 	// prior is on. By default they stay at their starting values (ℓ = 1
 	// for the default kernel). Why: the likelihood depends on X only
 	// through X/ℓ (K is unchanged by X → cX, ℓ → cℓ), so with ℓ free the
@@ -213,7 +213,7 @@ func (m *GPLVM) fitPrepared(ctx context.Context, yd *mat.Dense, groups []missGro
 	// hyperparameters, so a refit starts where the first fit did.
 	f.kern = kernel.Clone(m.Kernel)
 	if f.kern == nil {
-		f.kern = kernel.Sum{&kernel.GradRBF{Variance: meanVar, LengthScale: 1}, &kernel.Bias{Variance: meanVar / 10}}
+		f.kern = kernel.Sum{&kernel.RBF{Variance: meanVar, LengthScale: 1}, &kernel.Bias{Variance: meanVar / 10}}
 	}
 	f.sigma2 = m.NoiseVariance
 	if f.sigma2 == 0 {

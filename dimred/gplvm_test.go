@@ -83,7 +83,7 @@ func newTestFit(t *testing.T, m *GPLVM, Y *mat.Dense) *gplvmFit {
 func TestGPLVMGradients(t *testing.T) {
 	Y := gplvmCurve(25, 1)
 	rbf := func() kernel.CrossParamKernel {
-		return kernel.Sum{&kernel.GradRBF{Variance: 0.8, LengthScale: 0.9}, &kernel.Bias{Variance: 0.2}, &kernel.White{Variance: 0.01}}
+		return kernel.Sum{&kernel.RBF{Variance: 0.8, LengthScale: 0.9}, &kernel.Bias{Variance: 0.2}, &kernel.White{Variance: 0.01}}
 	}
 	cases := []struct {
 		name string
@@ -300,7 +300,7 @@ func TestGPLVMMissing(t *testing.T) {
 	for _, e := range [][2]int{{0, 1}, {3, 1}, {7, 2}, {7, 0}, {20, 3}, {21, 3}} {
 		Ym.Set(e[0], e[1], math.NaN())
 	}
-	mm := &GPLVM{Q: 2, MaxIter: 2, Tol: -1, Kernel: kernel.Sum{&kernel.GradRBF{Variance: 0.8, LengthScale: 0.9}, &kernel.Bias{Variance: 0.2}, &kernel.White{Variance: 0.01}}}
+	mm := &GPLVM{Q: 2, MaxIter: 2, Tol: -1, Kernel: kernel.Sum{&kernel.RBF{Variance: 0.8, LengthScale: 0.9}, &kernel.Bias{Variance: 0.2}, &kernel.White{Variance: 0.01}}}
 	if err := mm.FitMissing(Ym); err != nil {
 		t.Fatal(err)
 	}

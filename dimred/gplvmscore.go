@@ -90,7 +90,7 @@ type GPLVMScoreResult struct {
 // at the reference's starting values (α_r = 1, ℓ = 1, α_b = α_w = e⁻²).
 func DefaultScoreKernel() kernel.Sum {
 	return kernel.Sum{
-		&kernel.GradRBF{Variance: 1, LengthScale: 1},
+		&kernel.RBF{Variance: 1, LengthScale: 1},
 		&kernel.Bias{Variance: math.Exp(-2)},
 		&kernel.White{Variance: math.Exp(-2)},
 	}

@@ -43,7 +43,7 @@ type CrossParamKernel interface {
 }
 
 var (
-	_ CrossParamKernel = (*GradRBF)(nil)
+	_ CrossParamKernel = (*RBF)(nil)
 	_ CrossParamKernel = (*Bias)(nil)
 	_ CrossParamKernel = (*White)(nil)
 	_ CrossParamKernel = (*GradLinear)(nil)
@@ -92,18 +92,19 @@ func diagDst(dst []float64, n int) []float64 {
 }
 
 // CrossGramTo stores σ² exp(−‖a_i − b_j‖²/(2ℓ²)).
-func (k *GradRBF) CrossGramTo(dst *mat.Dense, A, B mat.Matrix) {
-	k.check()
+func (k *RBF) CrossGramTo(dst *mat.Dense, A, B mat.Matrix) {
+	kv := k.resolved()
 	crossShapes(dst, A, B)
-	Cross(dst, RBF{Variance: k.Variance, LengthScale: k.LengthScale}, A, B)
+	Cross(dst, kv, A, B)
 }
 
 // DiagTo stores σ².
-func (k *GradRBF) DiagTo(dst []float64, X mat.Matrix) []float64 {
+func (k *RBF) DiagTo(dst []float64, X mat.Matrix) []float64 {
+	kv := k.resolved()
 	n, _ := X.Dims()
 	dst = diagDst(dst, n)
 	for i := range dst {
-		dst[i] = k.Variance
+		dst[i] = kv.Variance
 	}
 	return dst
 }
@@ -111,12 +112,12 @@ func (k *GradRBF) DiagTo(dst []float64, X mat.Matrix) []float64 {
 // CrossGrad: ∂k/∂log σ² = k, ∂k/∂log ℓ = k‖a − b‖²/ℓ²,
 // ∂k/∂a = k (b − a)/ℓ², ∂k/∂b = k (a − b)/ℓ². Rows of A are split over
 // the cores.
-func (k *GradRBF) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B mat.Matrix) {
-	k.check()
+func (k *RBF) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B mat.Matrix) {
+	kv := k.resolved()
 	n, m, q := crossShapes(nil, A, B)
 	checkGradShapes(g, 2, dA, dB, G, n, m, q)
 	a, b, gd := dense.AsDense(A), dense.AsDense(B), dense.AsDense(G)
-	il2 := 1 / (k.LengthScale * k.LengthScale)
+	il2 := 1 / (kv.LengthScale * kv.LengthScale)
 	bounds := parallel.ChunkBounds(n, max(1, (1<<14)/max(1, m*q)))
 	w := len(bounds) - 1
 	gs := make([][2]float64, w)
@@ -144,7 +145,7 @@ func (k *GradRBF) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B m
 				}
 				bj := b.RawRowView(j)
 				r2 := sqDist(ai, bj)
-				kij := k.Variance * math.Exp(-0.5*r2*il2)
+				kij := kv.Variance * math.Exp(-0.5*r2*il2)
 				gk := gi[j] * kij
 				gv += gk
 				if gk == 0 {
@@ -185,10 +186,11 @@ func (k *GradRBF) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B m
 }
 
 // DiagGrad: the diagonal σ² depends on log σ² only.
-func (k *GradRBF) DiagGrad(g []float64, dX *mat.Dense, w []float64, X mat.Matrix) {
+func (k *RBF) DiagGrad(g []float64, dX *mat.Dense, w []float64, X mat.Matrix) {
+	kv := k.resolved()
 	if g != nil {
 		checkLen(g, 2)
-		g[0] += k.Variance * sumOf(w)
+		g[0] += kv.Variance * sumOf(w)
 	}
 }
 

@@ -41,10 +41,10 @@ func TestParamKernelGradients(t *testing.T) {
 		name string
 		k    ParamKernel
 	}{
-		{"RBF", &GradRBF{Variance: 1.3, LengthScale: 0.7}},
+		{"RBF", &RBF{Variance: 1.3, LengthScale: 0.7}},
 		{"Bias", &Bias{Variance: 0.2}},
 		{"White", &White{Variance: 0.1}},
-		{"Sum", Sum{&GradRBF{Variance: 1.3, LengthScale: 0.7}, &Bias{Variance: 0.2}, &White{Variance: 0.1}}},
+		{"Sum", Sum{&RBF{Variance: 1.3, LengthScale: 0.7}, &Bias{Variance: 0.2}, &White{Variance: 0.1}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			th := c.k.Params(nil)
@@ -84,11 +84,11 @@ func TestParamKernelGradients(t *testing.T) {
 	}
 }
 
-// GradRBF agrees with RBF, and Sum's Gram is the sum of its terms'.
+// *RBF's Gram is the closed form, and Sum's Gram is the sum of its terms'.
 func TestParamKernelGram(t *testing.T) {
 	X := mat.NewDense(3, 1, []float64{0, 1, 3})
 	var K mat.SymDense
-	Sum{&GradRBF{Variance: 2, LengthScale: 1}, &Bias{Variance: 0.5}, &White{Variance: 0.25}}.GramTo(&K, X)
+	Sum{&RBF{Variance: 2, LengthScale: 1}, &Bias{Variance: 0.5}, &White{Variance: 0.25}}.GramTo(&K, X)
 	want := [][]float64{
 		{2 + 0.5 + 0.25, 2*math.Exp(-0.5) + 0.5, 2*math.Exp(-4.5) + 0.5},
 		{0, 2.75, 2*math.Exp(-2) + 0.5},
@@ -100,5 +100,34 @@ func TestParamKernelGram(t *testing.T) {
 				t.Errorf("K[%d,%d] = %v, want %v", i, j, K.At(i, j), want[i][j])
 			}
 		}
+	}
+}
+
+// One RBF type for both uses (it replaced GradRBF): the zero Variance is
+// σ² = 1 for the gradients as for Eval, Params reports log 1 = 0, and
+// SetParams(Params()) leaves the kernel's values unchanged.
+func TestRBFZeroVarianceParams(t *testing.T) {
+	k := &RBF{LengthScale: 2}
+	th := k.Params(nil)
+	if th[0] != 0 || th[1] != math.Log(2) {
+		t.Errorf("Params = %v, want [0 log 2]", th)
+	}
+	X := mat.NewDense(2, 1, []float64{0, 1})
+	var K mat.SymDense
+	k.GramTo(&K, X)
+	want := RBF{LengthScale: 2}.Eval([]float64{0}, []float64{1})
+	if K.At(0, 1) != want || K.At(0, 0) != 1 {
+		t.Errorf("Gram %v, want k_01 = %v and k_00 = 1", mat.Formatted(&K), want)
+	}
+	G := mat.NewSymDense(2, []float64{1, 1, 1, 1})
+	g := make([]float64, 2)
+	k.ParamGrad(g, G, X)
+	// ∂/∂log σ² of Σ_ij K_ij = Σ_ij K_ij = 2 + 2k_01.
+	if want := 2 + 2*K.At(0, 1); math.Abs(g[0]-want) > 1e-15 {
+		t.Errorf("ParamGrad[0] = %v, want %v", g[0], want)
+	}
+	k.SetParams(th)
+	if k.Variance != 1 || k.LengthScale != 2 {
+		t.Errorf("SetParams(Params()) gave %+v", *k)
 	}
 }

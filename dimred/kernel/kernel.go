@@ -47,6 +47,12 @@ type MatrixKernel interface {
 //
 // LengthScale must be positive: a non-positive ℓ is a programmer error and
 // panics (in Eval and in the bulk paths).
+//
+// One type serves both uses: an RBF value is a MatrixKernel for kernel
+// PCA and the Gram products, and a pointer, *RBF, is also a
+// CrossParamKernel with θ = (log σ², log ℓ) and the gradients a GP-LVM
+// needs (ParamGrad, LatentGrad, CrossGrad; grad.go, crossgrad.go).
+// Written with GPmat's inverse width γ = 1/ℓ² it is σ² exp(−½γ‖x − x'‖²).
 type RBF struct {
 	Variance    float64 // σ², the kernel's value at zero distance; 0 means 1, negative panics
 	LengthScale float64 // ℓ, the distance over which k decays by e^{-1/2}; must be > 0
