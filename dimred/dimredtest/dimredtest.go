@@ -28,6 +28,11 @@
 //     error wrapping a sentinel, a package panic or a finite fit, never a
 //     runtime panic or a silent NaN;
 //   - every …To extractor follows the one dst rule;
+//   - a model with FitContext (dimred.ContextFitter) returns an error
+//     wrapping context.Canceled (context.DeadlineExceeded) for a cancelled
+//     (expired) context, none of dimred's sentinels, and is left unfitted;
+//     its progress reports are monotone within each phase with done ≤
+//     total, and watching them changes nothing;
 //   - ProjectTo of the training rows gives LatentTo's positions, also when
 //     the spectrum is near-singular (collinear points, q above the rank);
 //     NaN in new data panics naming the entry.
