@@ -259,3 +259,65 @@ func TestCancelOtherEntryPoints(t *testing.T) {
 		}
 	}
 }
+
+// Every other method cancelled mid-fit, from its Reporter at the third
+// report with done > 0 (so inside a phase, not at its start): the error
+// wraps context.Canceled and none of the package's sentinels, and the
+// model is unfitted. Not a latency test: the rule's outcome for each.
+func TestCancelMidFitEveryMethod(t *testing.T) {
+	Y := planeData(300, 6, 11)
+	roll := datasets.SwissRoll(300, rand.NewPCG(5, 6)).Y
+	for _, c := range []struct {
+		name string
+		m    ContextFitter
+		Y    mat.Matrix
+	}{
+		{"PPCA EM", &PPCA{Q: 2, Method: PPCAEM, Tol: -1, MaxIter: 10000}, Y},
+		{"FactorAnalysis", &FactorAnalysis{Q: 2, Tol: -1, MaxIter: 10000}, Y},
+		{"MixturePPCA", &MixturePPCA{M: 2, Q: 2, Tol: -1, MaxIter: 10000}, Y},
+		{"BayesianPCA", &BayesianPCA{Q: 4, Tol: -1, MaxIter: 10000}, Y},
+		{"DensityNetwork", &DensityNetwork{Q: 2, Tol: -1, MaxIter: 10000}, Y},
+		{"GTM", &GTM{Q: 2, Grid: 8, Tol: -1, MaxIter: 10000}, Y},
+		{"MEU", &MEU{Q: 2, K: 6, Tol: -1, MaxIter: 10000}, roll},
+		{"DRILL", &DRILL{Q: 2, K: 6, Rho: 0.01}, roll},
+		{"LLE", &LLE{Q: 2, K: 10}, roll},
+		{"LaplacianEigenmaps", &LaplacianEigenmaps{Q: 2, K: 10}, roll},
+		{"Isomap", &Isomap{Q: 2, K: 10}, roll},
+		{"TSNE", &TSNE{}, roll},
+		{"UMAP", &UMAP{}, roll},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var mu sync.Mutex
+			seen := 0
+			ctx = progress.With(ctx, progress.ReporterFunc(func(_ string, done, _ int) {
+				mu.Lock()
+				defer mu.Unlock()
+				if done > 0 {
+					if seen++; seen == 3 {
+						cancel()
+					}
+				}
+			}))
+			err := c.m.FitContext(ctx, c.Y)
+			mu.Lock()
+			n := seen
+			mu.Unlock()
+			if n < 3 {
+				t.Fatalf("the fit ended after %d reports (err %v): nothing to cancel", n, err)
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("error %v does not wrap context.Canceled", err)
+			}
+			for _, s := range []error{ErrNaN, ErrOverflow, ErrTooFewPoints, ErrNotConverged, ErrSingular, ErrDisconnected, ErrNotDistance, ErrNotEuclidean} {
+				if errors.Is(err, s) {
+					t.Errorf("error %v also wraps %v", err, s)
+				}
+			}
+			if panicMessage(func() { c.m.(Embedder).LatentTo(&mat.Dense{}) }) == "" {
+				t.Error("the cancelled model serves a fit")
+			}
+		})
+	}
+}
