@@ -91,9 +91,9 @@ func TestGPLVMGradients(t *testing.T) {
 	}{
 		{"exact RBF+bias+white", &GPLVM{Q: 2, Kernel: rbf()}},
 		{"exact RBF+bias (default kernel)", &GPLVM{Q: 2}},
-		{"exact linear", &GPLVM{Q: 2, Kernel: &kernel.GradLinear{Variance: 0.7}}},
+		{"exact linear", &GPLVM{Q: 2, Kernel: &kernel.Linear{Variance: 0.7}}},
 		{"sparse m=6 RBF+bias+white", &GPLVM{Q: 2, Kernel: rbf(), Inducing: 6}},
-		{"sparse m=2 linear+bias", &GPLVM{Q: 2, Kernel: kernel.Sum{&kernel.GradLinear{Variance: 0.7}, &kernel.Bias{Variance: 0.3}}, Inducing: 2}},
+		{"sparse m=2 linear+bias", &GPLVM{Q: 2, Kernel: kernel.Sum{&kernel.Linear{Variance: 0.7}, &kernel.Bias{Variance: 0.3}}, Inducing: 2}},
 		{"back-constrained exact", &GPLVM{Q: 2, Kernel: rbf(), BackConstraint: kernel.RBF{LengthScale: 1}}},
 		{"back-constrained sparse", &GPLVM{Q: 2, Kernel: rbf(), BackConstraint: kernel.RBF{LengthScale: 1}, Inducing: 6}},
 	}
@@ -143,7 +143,7 @@ func TestGPLVMProjectGradient(t *testing.T) {
 // top q eigenvectors of YᵀY, up to a q×q transform).
 func TestGPLVMLinearIsPPCA(t *testing.T) {
 	Y := conformanceData()
-	m := &GPLVM{Q: 2, Kernel: &kernel.GradLinear{Variance: 1}, Tol: 1e-12, MaxIter: 5000}
+	m := &GPLVM{Q: 2, Kernel: &kernel.Linear{Variance: 1}, Tol: 1e-12, MaxIter: 5000}
 	// The fit maximises log p(Y|X) − ½‖X‖²; the prior shrinks X but keeps
 	// it in the principal subspace: with K = σ_w²XXᵀ + σ²I the stationary
 	// condition σ_w²(K⁻¹YYᵀK⁻¹ − pK⁻¹)X = X holds for X = U_q L R with U_q

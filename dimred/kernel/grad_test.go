@@ -1,8 +1,10 @@
 package kernel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -129,5 +131,50 @@ func TestRBFZeroVarianceParams(t *testing.T) {
 	k.SetParams(th)
 	if k.Variance != 1 || k.LengthScale != 2 {
 		t.Errorf("SetParams(Params()) gave %+v", *k)
+	}
+}
+
+// One Linear type for both uses (GradLinear is now its alias): the zero
+// Variance is σ² = 1 everywhere, a Variance scales every product, and the
+// parameter gradient is Σ_ij G_ij K_ij.
+func TestLinearVariance(t *testing.T) {
+	X := mat.NewDense(3, 2, []float64{1, 2, -1, 0.5, 3, -2})
+	var K1, K2, K3 mat.SymDense
+	Gram(&K1, Linear{}, X)
+	Gram(&K2, Linear{Variance: 2}, X)
+	(&Linear{Variance: 2}).GramTo(&K3, X)
+	for i := range 3 {
+		for j := i; j < 3; j++ {
+			want := X.At(i, 0)*X.At(j, 0) + X.At(i, 1)*X.At(j, 1)
+			if K1.At(i, j) != want || K2.At(i, j) != 2*want || K3.At(i, j) != 2*want {
+				t.Errorf("K[%d,%d] = %v, %v, %v; want %v, %v, %v", i, j, K1.At(i, j), K2.At(i, j), K3.At(i, j), want, 2*want, 2*want)
+			}
+		}
+	}
+	if v := (Linear{Variance: 2}).Eval([]float64{1, 2}, []float64{3, 4}); v != 22 {
+		t.Errorf("Eval = %v, want 22", v)
+	}
+	k := &Linear{}
+	if th := k.Params(nil); th[0] != 0 {
+		t.Errorf("Params of the zero Linear = %v, want [0]", th)
+	}
+	G := mat.NewSymDense(3, []float64{1, 0.5, 0, 0.5, 2, 1, 0, 1, 3})
+	g := make([]float64, 1)
+	k.ParamGrad(g, G, X)
+	var want float64
+	for i := range 3 {
+		for j := range 3 {
+			want += G.At(i, j) * K1.At(i, j)
+		}
+	}
+	if math.Abs(g[0]-want) > 1e-13*math.Abs(want) {
+		t.Errorf("ParamGrad = %v, want %v", g[0], want)
+	}
+	if msg := func() (msg string) {
+		defer func() { msg = fmt.Sprint(recover()) }()
+		Linear{Variance: -1}.Eval([]float64{1}, []float64{1})
+		return ""
+	}(); !strings.HasPrefix(msg, "dimred: Linear.Variance") {
+		t.Errorf("negative variance: panic %q", msg)
 	}
 }
