@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/neighbours"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -170,7 +172,13 @@ func (a *AcyclicLLE) FittedOrder() []int { a.mustFit(); return append([]int(nil)
 // point is reproduced exactly by its parents (infinite precision; set
 // Reg). It panics for K < 0, q ∉ [1, n−1] or an Order that is not a
 // permutation of 0…n−1.
-func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
+func (a *AcyclicLLE) Fit(Y mat.Matrix) error { return a.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (a *AcyclicLLE) FitContext(ctx context.Context, Y mat.Matrix) error {
 	a.x = nil
 	checkSettings("AcyclicLLE", a)
 	n, p := Y.Dims()
@@ -219,12 +227,15 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
+	if err := progress.Check(ctx, "AcyclicLLE"); err != nil {
+		return err
+	}
 	reg := a.Reg
 	if reg == 0 && k > p {
 		reg = 1e-3
 	}
 	if a.Parents == ALLECholeskyFill {
-		nb, err := neighbours.KNearest(Y, k)
+		nb, err := neighbours.Search{}.KNearestContext(ctx, Y, k)
 		if err != nil {
 			return errs.Wrap(err, "AcyclicLLE")
 		}
@@ -319,7 +330,7 @@ func (a *AcyclicLLE) Fit(Y mat.Matrix) error {
 	}
 	a.n, a.q, a.order, a.parents, a.m, a.mii, a.logLik = n, q, order, parents, ms, mii, ll
 	op := &alleCovOp{a: a, u: make([]float64, n), c: make([]float64, n)}
-	vals, vecs, err := linalg.EigenSymOp(op, q, linalg.Largest, nil)
+	vals, vecs, err := linalg.EigenSymOpContext(ctx, op, q, linalg.Largest, nil)
 	if err != nil {
 		return err
 	}

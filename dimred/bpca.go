@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -96,7 +97,13 @@ type BayesianPCA struct {
 //
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
-func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
+func (m *BayesianPCA) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *BayesianPCA) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
 	checkSettings("BayesianPCA", m)
 	n, p := Y.Dims()
@@ -120,7 +127,7 @@ func (m *BayesianPCA) Fit(Y mat.Matrix) (err error) {
 	}
 	// The objective falls when a column is pruned, so the change is
 	// tested in either direction.
-	ctl := newIteration("BayesianPCA EM", m.MaxIter, m.Tol, m.Monitor, 10000, 10*defaultEMTol).perPoint(n).anyDirection()
+	ctl := newIteration("BayesianPCA EM", m.MaxIter, m.Tol, m.Monitor, 10000, 10*defaultEMTol).perPoint(n).anyDirection().under(ctx)
 	if ptol > 0 {
 		ctl = ctl.alsoParams(func() bool { return st.dist <= ptol })
 	}

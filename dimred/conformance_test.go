@@ -84,7 +84,7 @@ var projectors = []struct {
 	{"GPLVM/sparse", func() dimred.Projector { return &dimred.GPLVM{Q: 2, Inducing: 10, MaxIter: 1000, Tol: -1} }, dimredtest.Options{Q: 2, ProjTol: 0.02}},
 	// A user kernel: Fit must optimise a copy, not the caller's kernel.
 	{"GPLVM/user kernel", func() dimred.Projector {
-		return &dimred.GPLVM{Q: 2, MaxIter: 300, Tol: -1, Kernel: kernel.Sum{&kernel.GradRBF{Variance: 1, LengthScale: 1}, &kernel.Bias{Variance: 0.1}}}
+		return &dimred.GPLVM{Q: 2, MaxIter: 300, Tol: -1, Kernel: kernel.Sum{&kernel.RBF{Variance: 1, LengthScale: 1}, &kernel.Bias{Variance: 0.1}}}
 	}, dimredtest.Options{Q: 2, ProjTol: 0.02}},
 }
 
@@ -119,3 +119,23 @@ var (
 	_ dimred.SpectralModel = (*dimred.LLE)(nil)
 	_ dimred.SpectralModel = (*dimred.Isomap)(nil)
 )
+
+// Every method of the package has FitContext (the package doc,
+// "Cancellation and progress"): its Context and Progress checks above do
+// not skip.
+func TestEveryMethodHasFitContext(t *testing.T) {
+	for _, c := range embedders {
+		if _, ok := c.new().(dimred.ContextFitter); !ok {
+			t.Errorf("%s has no FitContext", c.name)
+		}
+	}
+	for _, c := range projectors {
+		if _, ok := c.new().(dimred.ContextFitter); !ok {
+			t.Errorf("%s has no FitContext", c.name)
+		}
+	}
+	var s dimred.Embedder = &dimred.Subsample{M: 10, Method: &dimred.MVU{Q: 2}}
+	if _, ok := s.(dimred.ContextFitter); !ok {
+		t.Error("Subsample has no FitContext")
+	}
+}

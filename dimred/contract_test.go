@@ -20,13 +20,13 @@ import (
 func TestGPLVMScoreKeepsUserKernel(t *testing.T) {
 	Y := conformanceData()
 	X := mat.DenseCopyOf(Y.Slice(0, 40, 0, 2))
-	k := kernel.Sum{&kernel.GradRBF{Variance: 1, LengthScale: 1}, &kernel.Bias{Variance: 0.1}, &kernel.White{Variance: 0.1}}
+	k := kernel.Sum{&kernel.RBF{Variance: 1, LengthScale: 1}, &kernel.Bias{Variance: 0.1}, &kernel.White{Variance: 0.1}}
 	s := &GPLVMScore{Kernel: k, MaxIter: 20, Tol: -1}
 	r1, err := s.Score(X, Y)
 	if err != nil && !errors.Is(err, ErrNotConverged) {
 		t.Fatal(err)
 	}
-	if g := k[0].(*kernel.GradRBF); g.Variance != 1 || g.LengthScale != 1 {
+	if g := k[0].(*kernel.RBF); g.Variance != 1 || g.LengthScale != 1 {
 		t.Errorf("Score changed the caller's kernel to %+v", *g)
 	}
 	r2, err := s.Score(X, Y)

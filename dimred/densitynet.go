@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -64,7 +65,7 @@ type DensityNetwork struct {
 	Alpha      float64    // α, output-layer weight decay; 0 means 1; negative panics
 
 	MaxIter int     // L-BFGS major iterations; 0 means 1000
-	Tol     float64 // stop when L changes by at most Tol·|L| in an iteration; 0 means 1e-9; negative: run MaxIter
+	Tol     float64 // stop when L changes by at most Tol·n in an iteration (Tol nats per point); 0 means 1e-9; negative: run MaxIter
 	Monitor func(iter int, logLik float64) bool
 	Src     rand.Source // samples and initial weights; nil means a fixed seed
 
@@ -191,7 +192,13 @@ func (d *dnProblem) eval(grad, theta []float64) float64 {
 //
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
-func (m *DensityNetwork) Fit(Y mat.Matrix) (err error) {
+func (m *DensityNetwork) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *DensityNetwork) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.prob)
 	checkSettings("DensityNetwork", m)
 	m.prob = nil
@@ -239,7 +246,7 @@ func (m *DensityNetwork) Fit(Y mat.Matrix) (err error) {
 	copy(b, linalg.ColumnMeans(y))
 	*lb = -2
 
-	it := newIteration("DensityNetwork", m.MaxIter, m.Tol, m.Monitor, 1000, 1e-9)
+	it := newIteration("DensityNetwork", m.MaxIter, m.Tol, m.Monitor, 1000, defaultEMTol).perPoint(n).under(ctx)
 	iters, _, err := it.maximise(theta, 1e-6, d.eval)
 	m.iters = iters
 	if err != nil && !isNotConverged(err) {

@@ -1,11 +1,13 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
 
 	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
@@ -112,8 +114,17 @@ type FeatureSelection struct {
 // Fit selects the features of Y (n×p). It returns an error wrapping
 // ErrTooFewPoints when n < 2 and ErrNaN for a non-finite entry, and panics
 // unless 1 ≤ Q ≤ p. A failed Fit leaves the model unfitted.
-func (f *FeatureSelection) Fit(Y mat.Matrix) (err error) {
+func (f *FeatureSelection) Fit(Y mat.Matrix) error { return f.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (f *FeatureSelection) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &f.x)
+	if err := progress.Check(ctx, "FeatureSelection"); err != nil {
+		return err
+	}
 	n, p := Y.Dims()
 	if n < 2 {
 		return fmt.Errorf("%w: FeatureSelection needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
@@ -260,8 +271,17 @@ type FeatureExtraction struct {
 // ErrTooFewPoints when n < 2, ErrNaN for a non-finite entry, ErrOverflow
 // when the covariance of finite data overflows, or the eigensolver's error,
 // and panics unless 1 ≤ Q ≤ p. A failed Fit leaves the model unfitted.
-func (f *FeatureExtraction) Fit(Y mat.Matrix) (err error) {
+func (f *FeatureExtraction) Fit(Y mat.Matrix) error { return f.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (f *FeatureExtraction) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &f.x)
+	if err := progress.Check(ctx, "FeatureExtraction"); err != nil {
+		return err
+	}
 	n, p := Y.Dims()
 	if n < 2 {
 		return fmt.Errorf("%w: FeatureExtraction needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
@@ -283,7 +303,7 @@ func (f *FeatureExtraction) Fit(Y mat.Matrix) (err error) {
 	ys, sc := linalg.UnitScale(&yc)
 	S := mat.NewSymDense(p, nil)
 	S.SymOuterK(1/float64(n), ys.T())
-	vals, vecs, err := linalg.EigenSym(S, f.Q, linalg.Largest, f.Eigen)
+	vals, vecs, err := linalg.EigenSymContext(ctx, S, f.Q, linalg.Largest, f.Eigen)
 	if err != nil {
 		return errs.Wrap(err, "FeatureExtraction eigensolve")
 	}
@@ -421,8 +441,17 @@ type PrincipalCoordinates struct {
 // ErrOverflow when the inner products of finite data overflow, or the
 // eigensolver's error, and panics unless 1 ≤ Q < n. A failed Fit leaves the
 // model unfitted.
-func (f *PrincipalCoordinates) Fit(Y mat.Matrix) (err error) {
+func (f *PrincipalCoordinates) Fit(Y mat.Matrix) error { return f.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (f *PrincipalCoordinates) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &f.fitted)
+	if err := progress.Check(ctx, "PrincipalCoordinates"); err != nil {
+		return err
+	}
 	n, p := Y.Dims()
 	if n < 2 {
 		return fmt.Errorf("%w: PrincipalCoordinates needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
@@ -444,7 +473,7 @@ func (f *PrincipalCoordinates) Fit(Y mat.Matrix) (err error) {
 	ys, sc := linalg.UnitScale(&yc)
 	G := mat.NewSymDense(n, nil)
 	G.SymOuterK(1, ys)
-	vals, vecs, err := linalg.EigenSym(G, f.Q, linalg.Largest, f.Eigen)
+	vals, vecs, err := linalg.EigenSymContext(ctx, G, f.Q, linalg.Largest, f.Eigen)
 	if err != nil {
 		return errs.Wrap(err, "PrincipalCoordinates eigensolve")
 	}

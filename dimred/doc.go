@@ -135,17 +135,16 @@
 //     iterations, SDP iterations, glasso sweeps, power iterations).
 //   - Tol is the stopping tolerance of the method's iteration, zero meaning
 //     its default. For the likelihood fits driven by the package's one
-//     iteration loop (PPCA, FactorAnalysis, MixturePPCA, BayesianPCA, MEU,
-//     GPLVM, GPLVMScore) it is the gain of the objective per data point
-//     per iteration, in nats, below which the fit has converged (see
-//     iterate.go for why per point). The other iterations have their own
-//     natural quantity, named on the field: the change relative to |L| for
-//     GTM and DensityNetwork (whose L is also a sum over points; they are
-//     to move to the per-point rule), the sine of the subspace angle
-//     between power iterations for randomized PCA, the SDP's relative
-//     residuals and gap for MVU, the mean |ΔW| relative to mean |S_ij| for
-//     DRILL, and the relative residual ‖Av − λv‖ ≤ Tol·‖A‖ for
-//     linalg.EigenSettings.
+//     iteration loop (PPCA, FactorAnalysis, MixturePPCA, BayesianPCA,
+//     GTM, DensityNetwork, GPLVM, GPLVMScore) it is the gain of the
+//     objective per data point per iteration, in nats, below which the fit
+//     has converged (see iterate.go for why per point). The other
+//     iterations have their own natural quantity, named on the field: the
+//     KKT residual relative to the mean d_ij/2 for MEU's projected Newton
+//     iteration, the sine of the subspace angle between power iterations
+//     for randomized PCA, the SDP's relative residuals and gap for MVU,
+//     the mean |ΔW| relative to mean |S_ij| for DRILL, and the relative
+//     residual ‖Av − λv‖ ≤ Tol·‖A‖ for linalg.EigenSettings.
 //   - Monitor has one Go type, func(iter int, objective float64) bool,
 //     on every iterative method (including DRILL): it sees the iteration
 //     and the quantity the method stops on — the objective for the
@@ -174,6 +173,37 @@
 //   - No global state: importing a dimred package changes nothing outside
 //     it. dimred's own large products call its fast BLAS directly;
 //     linalg.UseFastBLAS installs that BLAS for the whole program.
+//
+// # Cancellation and progress
+//
+// Every method has FitContext(ctx, Y) ([ContextFitter]), and Fit(Y) is
+// FitContext(context.Background(), Y); so do the other long entry points
+// (PPCA.FitMissingContext, GPLVM.FitMissingContext,
+// ClassicalMDS.FitDistancesContext, GPLVMScore.ScoreContext). One rule
+// for all of them: once ctx
+// is cancelled or past its deadline, the fit stops at its next check and
+// returns an error wrapping ctx.Err() (context.Canceled or
+// context.DeadlineExceeded; never one of the sentinels below), the model is
+// left unfitted as after any failed Fit, and no goroutine of the fit is
+// left running. The checks are made between units of work small enough
+// that the fit returns within 100 ms of the cancel on the sizes the
+// package targets: every block of 256 rows of the k-nearest-neighbour
+// search (64 for the kd-tree), every source of the geodesic distances
+// (one Dijkstra), every block product of the Lanczos eigensolvers, every
+// dense step of the SDP's interior-point iteration, every EM step, every
+// evaluation of L-BFGS, every t-SNE iteration, UMAP epoch and glasso
+// sweep. A dense eigendecomposition (n ≤ linalg.DenseMax) and a method's
+// closed-form steps run to their end first. The same checks report
+// progress: a progress.Reporter attached to ctx (progress.With) sees each
+// phase by name — "k-nearest neighbours", "geodesic distances",
+// "eigensolver", "semidefinite programme", the iteration of an EM or
+// L-BFGS fit under the method's name (e.g. "GTM EM", of MaxIter) — with
+// the work done and its total, done never decreasing within a phase. No
+// model has a field for either: the inner packages take the context
+// (neighbours.Search.KNNGraphContext, neighbours.GeodesicDistancesContext,
+// linalg.EigenSymContext, ...). Monitor is unchanged: it sees the
+// objective, the Reporter the work. dimredtest's Context and Progress
+// checks hold every method to this.
 //
 // # Errors and panics
 //

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/glasso"
 	"github.com/dimredbook/book/dimred/neighbours"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -121,7 +123,13 @@ type DRILLKKT struct {
 // homotopy on a diagonal shift; a MaxIter that ends before it leaves no
 // usable iterate and is ErrSingular naming MaxIter, not ErrNotConverged.
 // It panics for K < 0, Q < 1, ρ < 0 or a negative Tol.
-func (d *DRILL) Fit(Y mat.Matrix) error {
+func (d *DRILL) Fit(Y mat.Matrix) error { return d.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (d *DRILL) FitContext(ctx context.Context, Y mat.Matrix) error {
 	d.x = nil
 	checkSettings("DRILL", d)
 	n, p := Y.Dims()
@@ -159,7 +167,7 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 	}
 	pen := glasso.Penalty{Rho: d.Rho}
 	if !d.AllPairs {
-		nb, err := neighbours.KNearest(Y, k)
+		nb, err := neighbours.Search{}.KNearestContext(ctx, Y, k)
 		if err != nil {
 			return err
 		}
@@ -174,13 +182,25 @@ func (d *DRILL) Fit(Y mat.Matrix) error {
 		maxIter = 3000
 	}
 	set := &glasso.Settings{Tol: d.Tol, KKTTol: d.KKTTol, MaxIter: maxIter, PenaliseDiagonal: true}
-	if d.Monitor != nil {
-		set.Monitor = d.Monitor
+	// The sweeps are the unit of cancellation: the Monitor hook stops
+	// glasso at the first sweep after ctx is done.
+	ph, err := progress.Start(ctx, "DRILL graphical lasso", maxIter)
+	if err != nil {
+		return err
+	}
+	set.Monitor = func(it int, change float64) bool {
+		if ph.Set(it) != nil {
+			return true
+		}
+		return d.Monitor != nil && d.Monitor(it, change)
 	}
 	if d.start != nil {
 		set.Start = d.start
 	}
 	res, gerr := glasso.Solve(S, pen, set)
+	if err := ph.Err(); err != nil {
+		return err
+	}
 	var retErr error
 	switch {
 	case gerr == nil:

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -154,7 +155,13 @@ type LaplacianEigenmaps struct {
 // every heat-kernel weight of a point underflows to zero (t too small),
 // and ErrNotConverged from the eigensolver. Any error leaves the model
 // unfitted.
-func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
+func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *LaplacianEigenmaps) FitContext(ctx context.Context, Y mat.Matrix) error {
 	m.reset()
 	checkSettings("LaplacianEigenmaps", m)
 	// Settings: zero means the default; anything else out of range is a
@@ -189,8 +196,8 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 	var g *linalg.CSR
 	var nb *neighbours.Neighbours
 	if m.Epsilon > 0 {
-		g, err = neighbours.EpsilonGraph(Y, m.Epsilon)
-	} else if nb, err = neighbours.KNearest(Y, k); err == nil {
+		g, err = neighbours.Search{}.EpsilonGraphContext(ctx, Y, m.Epsilon)
+	} else if nb, err = (neighbours.Search{}).KNearestContext(ctx, Y, k); err == nil {
 		g = nb.Graph(neighbours.Union)
 	}
 	if err != nil {
@@ -201,7 +208,7 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 		return err
 	}
 	if kept != nil {
-		if err := m.Fit(selectRows(Y, kept)); err != nil {
+		if err := m.FitContext(ctx, selectRows(Y, kept)); err != nil {
 			return err
 		}
 		m.kept, m.nAll = kept, n
@@ -229,7 +236,7 @@ func (m *LaplacianEigenmaps) Fit(Y mat.Matrix) error {
 			return errs.Wrap(err, "LaplacianEigenmaps")
 		}
 	}
-	vals, vecs, err := bottomEigen("LaplacianEigenmaps", L, m.Q, m.Eigen)
+	vals, vecs, err := bottomEigen(ctx, "LaplacianEigenmaps", L, m.Q, m.Eigen)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -85,4 +86,18 @@ func checkProjectInput(method string, Y mat.Matrix, what string) {
 	if err := errs.CheckFinite(Y, what); err != nil {
 		panic(errs.Wrap(err, method).Error())
 	}
+}
+
+// ContextFitter is implemented by every method whose Fit can run long:
+// FitContext(ctx, Y) is Fit(Y) under ctx, and Fit(Y) is
+// FitContext(context.Background(), Y). See the package doc, "Cancellation
+// and progress".
+type ContextFitter interface {
+	FitContext(ctx context.Context, Y mat.Matrix) error
+}
+
+// cancelled reports whether err is a cancelled context's: the fit stopped
+// because its ctx was done and must return at once.
+func cancelled(err error) bool {
+	return err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }

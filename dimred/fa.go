@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -60,7 +61,13 @@ type FactorAnalysis struct {
 //
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
-func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
+func (m *FactorAnalysis) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *FactorAnalysis) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
 	checkSettings("FactorAnalysis", m)
 	n, p := Y.Dims()
@@ -76,7 +83,7 @@ func (m *FactorAnalysis) Fit(Y mat.Matrix) (err error) {
 		return err
 	}
 	// run ends with eval (eStep), so G and Ψ⁻¹W match the final W, Ψ.
-	ctl := newIteration("FactorAnalysis EM", m.MaxIter, m.Tol, m.Monitor, 10000, defaultEMTol).perPoint(n)
+	ctl := newIteration("FactorAnalysis EM", m.MaxIter, m.Tol, m.Monitor, 10000, defaultEMTol).perPoint(n).under(ctx)
 	it, ll, err := ctl.run(st.eStep, st.mStep)
 	if err != nil && !errors.Is(err, ErrNotConverged) {
 		return err

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -58,7 +59,7 @@ type GPLVM struct {
 	// its starting hyperparameters. Fit optimises a copy (kernel.Clone)
 	// and leaves Kernel as it was; FittedKernel returns the fitted copy,
 	// which LogLikelihood, LatentTo and ProjectTo use. nil
-	// means kernel.Sum{&GradRBF{σ², 1}, &Bias{σ²/10}} with σ² the mean
+	// means kernel.Sum{&RBF{σ², 1}, &Bias{σ²/10}} with σ² the mean
 	// variance of Y's columns, GPmat's fgplvm default less its white term,
 	// which is NoiseVariance here.
 	Kernel kernel.CrossParamKernel
@@ -79,7 +80,7 @@ type GPLVM struct {
 	// latent points only.
 	FixParams bool
 	// LearnLengthScale also learns the kernel's length scales (the
-	// hyperparameters named "… length scale", GradRBF's ℓ) when the latent
+	// hyperparameters named "… length scale", RBF's ℓ) when the latent
 	// prior is on. By default they stay at their starting values (ℓ = 1
 	// for the default kernel). Why: the likelihood depends on X only
 	// through X/ℓ (K is unchanged by X → cX, ℓ → cℓ), so with ℓ free the
@@ -141,7 +142,13 @@ const gplvmDefaultMaxIter = 1000
 // Tol ≥ 0 (the model is fitted and usable), and ErrSingular or ErrOverflow
 // when the covariance is not positive definite at the start. It panics
 // unless 1 ≤ Q < p, and when Inducing > n.
-func (m *GPLVM) Fit(Y mat.Matrix) (err error) {
+func (m *GPLVM) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *GPLVM) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.fit)
 	checkSettings("GPLVM", m)
 	n, p := Y.Dims()
@@ -152,12 +159,12 @@ func (m *GPLVM) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return errs.Wrap(err, "GPLVM")
 	}
-	return m.fitPrepared(dense.AsDense(Y), nil)
+	return m.fitPrepared(ctx, dense.AsDense(Y), nil)
 }
 
 // fitPrepared fits the model to the checked, finite Y (n×p); groups, when
 // non-nil, are FitMissing's column groups (Y is then mean-filled).
-func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
+func (m *GPLVM) fitPrepared(ctx context.Context, yd *mat.Dense, groups []missGroup) error {
 	n, p := yd.Dims()
 	q := m.Q
 	if m.Inducing < 0 || m.Inducing > n {
@@ -189,7 +196,7 @@ func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
 
 	// Starting latent points: principal components scaled to unit variance.
 	pca := PCA{Q: q}
-	if err := pca.Fit(f.yc); err != nil {
+	if err := pca.FitContext(ctx, f.yc); err != nil {
 		return errs.Wrap(err, "GPLVM initialisation")
 	}
 	f.x = mat.NewDense(n, q, nil)
@@ -206,7 +213,7 @@ func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
 	// hyperparameters, so a refit starts where the first fit did.
 	f.kern = kernel.Clone(m.Kernel)
 	if f.kern == nil {
-		f.kern = kernel.Sum{&kernel.GradRBF{Variance: meanVar, LengthScale: 1}, &kernel.Bias{Variance: meanVar / 10}}
+		f.kern = kernel.Sum{&kernel.RBF{Variance: meanVar, LengthScale: 1}, &kernel.Bias{Variance: meanVar / 10}}
 	}
 	f.sigma2 = m.NoiseVariance
 	if f.sigma2 == 0 {
@@ -243,7 +250,7 @@ func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
 
 	params := f.pack(m.FixParams)
 	held := f.heldParams(m.FixParams, m.LearnLengthScale)
-	it := newIteration("GPLVM", m.MaxIter, m.Tol, m.Monitor, gplvmDefaultMaxIter, defaultEMTol).perPoint(n)
+	it := newIteration("GPLVM", m.MaxIter, m.Tol, m.Monitor, gplvmDefaultMaxIter, defaultEMTol).perPoint(n).under(ctx)
 	var evalErr error
 	obj := func(grad, x []float64) float64 {
 		f.unpack(x, m.FixParams)
@@ -262,6 +269,9 @@ func (m *GPLVM) fitPrepared(yd *mat.Dense, groups []missGroup) error {
 		return v
 	}
 	iters, _, ferr := it.maximise(params, 1e-6, obj)
+	if cancelled(ferr) {
+		return ferr
+	}
 	f.unpack(params, m.FixParams)
 	if _, e := f.objective(nil, m.FixParams); e != nil {
 		if evalErr != nil {

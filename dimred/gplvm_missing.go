@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -34,7 +35,12 @@ type missGroup struct {
 // entries with those means. Inf is an error (ErrNaN), as are a column or a
 // row with no observed entry (ErrTooFewPoints). FitMissing panics when
 // Inducing > 0 (the sparse bound is for complete data). Otherwise it is Fit.
-func (m *GPLVM) FitMissing(Y mat.Matrix) (err error) {
+func (m *GPLVM) FitMissing(Y mat.Matrix) error {
+	return m.FitMissingContext(context.Background(), Y)
+}
+
+// FitMissingContext is FitMissing under ctx (see FitContext).
+func (m *GPLVM) FitMissingContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.fit)
 	checkSettings("GPLVM", m)
 	if m.Inducing != 0 {
@@ -105,7 +111,7 @@ func (m *GPLVM) FitMissing(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(filled, "Y"); err != nil {
 		return errs.Wrap(err, "GPLVM")
 	}
-	return m.fitPrepared(filled, groups)
+	return m.fitPrepared(ctx, filled, groups)
 }
 
 // exactLogLikMissing is exactLogLik for grouped columns: the sum over

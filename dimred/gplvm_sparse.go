@@ -3,9 +3,10 @@ package dimred
 import (
 	"errors"
 	"fmt"
+	"math"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 )

@@ -83,7 +83,7 @@ func newTestFit(t *testing.T, m *GPLVM, Y *mat.Dense) *gplvmFit {
 func TestGPLVMGradients(t *testing.T) {
 	Y := gplvmCurve(25, 1)
 	rbf := func() kernel.CrossParamKernel {
-		return kernel.Sum{&kernel.GradRBF{Variance: 0.8, LengthScale: 0.9}, &kernel.Bias{Variance: 0.2}, &kernel.White{Variance: 0.01}}
+		return kernel.Sum{&kernel.RBF{Variance: 0.8, LengthScale: 0.9}, &kernel.Bias{Variance: 0.2}, &kernel.White{Variance: 0.01}}
 	}
 	cases := []struct {
 		name string
@@ -91,9 +91,9 @@ func TestGPLVMGradients(t *testing.T) {
 	}{
 		{"exact RBF+bias+white", &GPLVM{Q: 2, Kernel: rbf()}},
 		{"exact RBF+bias (default kernel)", &GPLVM{Q: 2}},
-		{"exact linear", &GPLVM{Q: 2, Kernel: &kernel.GradLinear{Variance: 0.7}}},
+		{"exact linear", &GPLVM{Q: 2, Kernel: &kernel.Linear{Variance: 0.7}}},
 		{"sparse m=6 RBF+bias+white", &GPLVM{Q: 2, Kernel: rbf(), Inducing: 6}},
-		{"sparse m=2 linear+bias", &GPLVM{Q: 2, Kernel: kernel.Sum{&kernel.GradLinear{Variance: 0.7}, &kernel.Bias{Variance: 0.3}}, Inducing: 2}},
+		{"sparse m=2 linear+bias", &GPLVM{Q: 2, Kernel: kernel.Sum{&kernel.Linear{Variance: 0.7}, &kernel.Bias{Variance: 0.3}}, Inducing: 2}},
 		{"back-constrained exact", &GPLVM{Q: 2, Kernel: rbf(), BackConstraint: kernel.RBF{LengthScale: 1}}},
 		{"back-constrained sparse", &GPLVM{Q: 2, Kernel: rbf(), BackConstraint: kernel.RBF{LengthScale: 1}, Inducing: 6}},
 	}
@@ -143,7 +143,7 @@ func TestGPLVMProjectGradient(t *testing.T) {
 // top q eigenvectors of YᵀY, up to a q×q transform).
 func TestGPLVMLinearIsPPCA(t *testing.T) {
 	Y := conformanceData()
-	m := &GPLVM{Q: 2, Kernel: &kernel.GradLinear{Variance: 1}, Tol: 1e-12, MaxIter: 5000}
+	m := &GPLVM{Q: 2, Kernel: &kernel.Linear{Variance: 1}, Tol: 1e-12, MaxIter: 5000}
 	// The fit maximises log p(Y|X) − ½‖X‖²; the prior shrinks X but keeps
 	// it in the principal subspace: with K = σ_w²XXᵀ + σ²I the stationary
 	// condition σ_w²(K⁻¹YYᵀK⁻¹ − pK⁻¹)X = X holds for X = U_q L R with U_q
@@ -300,7 +300,7 @@ func TestGPLVMMissing(t *testing.T) {
 	for _, e := range [][2]int{{0, 1}, {3, 1}, {7, 2}, {7, 0}, {20, 3}, {21, 3}} {
 		Ym.Set(e[0], e[1], math.NaN())
 	}
-	mm := &GPLVM{Q: 2, MaxIter: 2, Tol: -1, Kernel: kernel.Sum{&kernel.GradRBF{Variance: 0.8, LengthScale: 0.9}, &kernel.Bias{Variance: 0.2}, &kernel.White{Variance: 0.01}}}
+	mm := &GPLVM{Q: 2, MaxIter: 2, Tol: -1, Kernel: kernel.Sum{&kernel.RBF{Variance: 0.8, LengthScale: 0.9}, &kernel.Bias{Variance: 0.2}, &kernel.White{Variance: 0.01}}}
 	if err := mm.FitMissing(Ym); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -89,7 +90,7 @@ type GPLVMScoreResult struct {
 // at the reference's starting values (α_r = 1, ℓ = 1, α_b = α_w = e⁻²).
 func DefaultScoreKernel() kernel.Sum {
 	return kernel.Sum{
-		&kernel.GradRBF{Variance: 1, LengthScale: 1},
+		&kernel.RBF{Variance: 1, LengthScale: 1},
 		&kernel.Bias{Variance: math.Exp(-2)},
 		&kernel.White{Variance: math.Exp(-2)},
 	}
@@ -105,6 +106,14 @@ func DefaultScoreKernel() kernel.Sum {
 // or ErrNotConverged (with the result at the last iterate) when MaxIter is
 // reached.
 func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
+	return s.ScoreContext(context.Background(), X, Y)
+}
+
+// ScoreContext is Score under ctx: cancelling ctx stops the optimisation
+// at its next evaluation with an error wrapping ctx.Err() and no result;
+// the L-BFGS iterations are reported to ctx's progress.Reporter (see the
+// package doc, "Cancellation and progress").
+func (s *GPLVMScore) ScoreContext(ctx context.Context, X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 	checkSettings("GPLVMScore", s)
 	n, _ := X.Dims()
 	ny, p := Y.Dims()
@@ -178,8 +187,11 @@ func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 		}
 		return nil, fmt.Errorf("%w: GPLVMScore: the Gram matrix at the start is not positive definite", ErrSingular)
 	}
-	it := newIteration("GPLVMScore L-BFGS", s.MaxIter, s.Tol, mon, 1000, 1e-9).perPoint(n)
+	it := newIteration("GPLVMScore L-BFGS", s.MaxIter, s.Tol, mon, 1000, 1e-9).perPoint(n).under(ctx)
 	iters, obj, err := it.maximise(theta, 1e-6, ev.eval)
+	if cancelled(err) {
+		return nil, err
+	}
 	// A line search that cannot move (gonum's "no change in location" or
 	// "failed to converge") happens where the likelihood is flat to
 	// round-off: typically the white-noise variance heading to zero below
@@ -190,6 +202,9 @@ func (s *GPLVMScore) Score(X, Y mat.Matrix) (*GPLVMScoreResult, error) {
 	// point allows.
 	for restart := 0; restart < 3 && err != nil && isNotConverged(err) && iters < it.maxIter; restart++ {
 		more, o, e := it.maximise(theta, 1e-6, ev.eval)
+		if cancelled(e) {
+			return nil, e
+		}
 		iters += more
 		gain := o - obj
 		if o > obj {

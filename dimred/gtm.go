@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -91,7 +92,7 @@ type GTM struct {
 	InitLatent *mat.Dense
 
 	MaxIter int     // EM iterations; 0 means 1000
-	Tol     float64 // stop when L gains at most Tol·|L|; 0 means 1e-9; negative: run MaxIter
+	Tol     float64 // stop when L gains at most Tol·n in an iteration (Tol nats per point); 0 means 1e-9; negative: run MaxIter
 	Monitor func(iter int, bound float64) bool
 	Src     rand.Source // random centres; nil means a fixed seed
 
@@ -142,7 +143,13 @@ func (m *GTM) defaults() (q, g, M int, w, alpha float64) {
 //
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
-func (m *GTM) Fit(Y mat.Matrix) (err error) {
+func (m *GTM) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *GTM) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
 	checkSettings("GTM", m)
 	m.w = nil
@@ -186,7 +193,7 @@ func (m *GTM) Fit(Y mat.Matrix) (err error) {
 	} else {
 		// X₀: whitened PPCA latent means.
 		pp := &PPCA{Q: q}
-		if err := pp.Fit(y); err != nil {
+		if err := pp.FitContext(ctx, y); err != nil {
 			return errs.Wrap(err, "GTM initialisation")
 		}
 		pp.LatentTo(&x0)
@@ -262,7 +269,7 @@ func (m *GTM) Fit(Y mat.Matrix) (err error) {
 		wn := mat.Norm(m.w, 2)
 		return mixtureLogLik(lse, n, p, mm, m.beta) - 0.5*alpha*wn*wn, nil
 	}
-	it := newIteration("GTM EM", m.MaxIter, m.Tol, m.Monitor, 1000, 1e-9)
+	it := newIteration("GTM EM", m.MaxIter, m.Tol, m.Monitor, 1000, defaultEMTol).perPoint(n).under(ctx)
 	iters, obj, err := it.run(eval, mstep)
 	m.iters = iters
 	if err != nil && !isNotConverged(err) {

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -101,7 +102,13 @@ type Isomap struct {
 // disconnected graph, ErrNotEuclidean when the q-th eigenvalue of B is
 // negative, and ErrNotConverged from the eigensolver. Any error leaves
 // the model unfitted.
-func (m *Isomap) Fit(Y mat.Matrix) error {
+func (m *Isomap) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *Isomap) FitContext(ctx context.Context, Y mat.Matrix) error {
 	m.reset()
 	checkSettings("Isomap", m)
 	n, _ := Y.Dims()
@@ -122,9 +129,9 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 	Y, sc := linalg.UnitScale(Y)
 	var g *linalg.CSR
 	if m.Epsilon > 0 {
-		g, err = neighbours.EpsilonGraph(Y, m.Epsilon/sc)
+		g, err = neighbours.Search{}.EpsilonGraphContext(ctx, Y, m.Epsilon/sc)
 	} else {
-		g, err = neighbours.KNNGraph(Y, k, neighbours.Union)
+		g, err = neighbours.Search{}.KNNGraphContext(ctx, Y, k, neighbours.Union)
 	}
 	if err != nil {
 		return err
@@ -134,7 +141,7 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 		return err
 	}
 	if kept != nil {
-		if err := m.Fit(selectRows(Y0, kept)); err != nil {
+		if err := m.FitContext(ctx, selectRows(Y0, kept)); err != nil {
 			return err
 		}
 		m.kept, m.nAll = kept, n
@@ -144,11 +151,11 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 	X := mat.NewDense(n, m.Q, nil)
 	var maxG float64 // the largest geodesic entering B
 	if m.Landmarks == 0 {
-		G, err := neighbours.GeodesicDistances(g)
+		G, err := neighbours.GeodesicDistancesContext(ctx, g)
 		if err != nil {
 			return err
 		}
-		if err := mds.FitDistances(G); err != nil {
+		if err := mds.FitDistancesContext(ctx, G); err != nil {
 			return errs.Wrap(err, "Isomap")
 		}
 		mds.LatentTo(X)
@@ -156,7 +163,7 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 		maxG = maxEntry(G)
 	} else {
 		land := rng.New(m.Src).Perm(n)[:m.Landmarks]
-		L, err := neighbours.GeodesicDistancesFrom(g, land)
+		L, err := neighbours.GeodesicDistancesFromContext(ctx, g, land)
 		if err != nil {
 			return err
 		}
@@ -169,7 +176,7 @@ func (m *Isomap) Fit(Y mat.Matrix) error {
 			}
 		}
 		maxG = maxEntry(Delta)
-		if err := landmarkMDS(mds, Delta, L.T(), X); err != nil {
+		if err := landmarkMDS(ctx, mds, Delta, L.T(), X); err != nil {
 			return errs.Wrap(err, "landmark Isomap")
 		}
 		m.lgeo, m.land = L, land

@@ -1,19 +1,19 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 
+	"github.com/dimredbook/book/dimred/progress"
 	"gonum.org/v1/gonum/optimize"
 )
 
 // The one iteration driver of the package's iterative fits: EM (PPCA,
 // PPCA with missing data, FactorAnalysis, MixturePPCA, BayesianPCA, GTM)
-// and gradient-based fits (density networks, MEU, the GP-LVM). Every such
-// method has the same three settings, with the meaning below — except that
-// GTM and DensityNetwork still test Tol relative to |L| rather than per
-// data point (their field docs say so; the package doc lists the rule):
+// and gradient-based fits (density networks, the GP-LVM and its score). Every such
+// method has the same three settings, with the meaning below:
 //
 //	MaxIter  the largest number of iterations (EM steps, or major
 //	         iterations of the optimiser); 0 means the method's default
@@ -72,6 +72,21 @@ type iteration struct {
 	// params, when set, is a second test that must also hold: one on the
 	// parameters (BayesianPCA's estimated distance to the fixed point).
 	params func() bool
+	// ctx is the fit's context (nil: never cancelled): checked before
+	// every step (every evaluation of the optimiser), and told each
+	// iteration as the progress phase named name, of maxIter.
+	ctx context.Context
+}
+
+// under returns c run under ctx (see FitContext in the package doc).
+func (c iteration) under(ctx context.Context) iteration { c.ctx = ctx; return c }
+
+// phase starts the iteration's progress phase (nil without a context).
+func (c iteration) phase() (*progress.Phase, error) {
+	if c.ctx == nil {
+		return nil, nil
+	}
+	return progress.Start(c.ctx, c.name, c.maxIter)
 }
 
 // alsoParams returns c requiring, besides the objective test, that done
@@ -113,8 +128,15 @@ func newIteration(name string, maxIter int, tol float64, monitor func(int, float
 // taken, the objective of the final state, and an error: eval's or step's,
 // or one wrapping ErrNotConverged (not with a negative Tol).
 func (c iteration) run(eval func() (float64, error), step func() error) (iters int, obj float64, err error) {
+	ph, err := c.phase()
+	if err != nil {
+		return 0, math.NaN(), err
+	}
 	prev := math.Inf(-1)
 	for it := 0; ; it++ {
+		if err = ph.Set(it); err != nil {
+			return it, obj, err
+		}
 		if obj, err = eval(); err != nil {
 			return it, obj, err
 		}
@@ -173,6 +195,10 @@ var errMonitorStop = errors.New("dimred: stopped by Monitor")
 // iteration). On reaching maxIter, x holds the best point with an error
 // wrapping ErrNotConverged (none with a negative Tol).
 func (c iteration) maximise(x []float64, gradTol float64, f func(grad, x []float64) float64) (iters int, obj float64, err error) {
+	ph, err := c.phase()
+	if err != nil {
+		return 0, math.NaN(), err
+	}
 	cf := &cachedObjective{f: f, fx: math.NaN()}
 	// Iteration 0 is the start: evaluate it here, show it to the Monitor,
 	// and hand it to the optimiser so that it is not evaluated twice.
@@ -191,7 +217,7 @@ func (c iteration) maximise(x []float64, gradTol float64, f func(grad, x []float
 		GradientThreshold: gradTol,
 		Converger:         c.converger(),
 		MajorIterations:   c.maxIter,
-		Recorder:          &monitorRecorder{c: c},
+		Recorder:          &monitorRecorder{c: c, ph: ph},
 		InitValues:        init,
 	}
 	res, err := optimize.Minimize(cf.problem(), x, s, &optimize.LBFGS{})
@@ -199,6 +225,9 @@ func (c iteration) maximise(x []float64, gradTol float64, f func(grad, x []float
 		copy(x, res.X)
 		obj = -res.F
 		iters = res.MajorIterations
+	}
+	if e := ph.Err(); e != nil {
+		return iters, obj, e
 	}
 	switch {
 	case errors.Is(err, errMonitorStop):
@@ -258,19 +287,27 @@ func (cf *cachedObjective) problem() optimize.Problem {
 }
 
 // monitorRecorder passes the objective of each major iteration to the
-// Monitor and stops the optimiser when the Monitor returns true.
+// Monitor and stops the optimiser when the Monitor returns true or the
+// fit's context is done.
 type monitorRecorder struct {
 	c  iteration
+	ph *progress.Phase
 	it int
 }
 
 func (r *monitorRecorder) Init() error { r.it = 0; return nil }
 
 func (r *monitorRecorder) Record(loc *optimize.Location, op optimize.Operation, _ *optimize.Stats) error {
+	// Every operation (each evaluation of the line search, too) is a
+	// point at which a cancelled fit stops.
+	if err := r.ph.Err(); err != nil {
+		return err
+	}
 	if op&optimize.MajorIteration == 0 {
 		return nil
 	}
 	r.it++
+	r.ph.Set(r.it)
 	if r.c.monitor != nil && r.c.monitor(r.it, -loc.F) {
 		return errMonitorStop
 	}

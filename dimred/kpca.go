@@ -1,11 +1,13 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 
 	"github.com/dimredbook/book/dimred/kernel"
 	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
@@ -78,7 +80,13 @@ const kpcaDegenerateTol = 1e-10
 // kernel matrix (numerically zero after centring: identical points, or an
 // RBF length scale far beyond the data's spread), or the eigensolver's
 // error. It panics if Kernel is nil or Q is outside [1, n].
-func (k *KernelPCA) Fit(Y mat.Matrix) (err error) {
+func (k *KernelPCA) Fit(Y mat.Matrix) error { return k.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (k *KernelPCA) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &k.vecs)
 	if k.Kernel == nil {
 		panic("dimred: KernelPCA Kernel is nil")
@@ -95,7 +103,10 @@ func (k *KernelPCA) Fit(Y mat.Matrix) (err error) {
 	}
 	K := mat.NewSymDense(n, nil)
 	kernel.Gram(K, k.Kernel, Y)
-	if err := k.fit(K, true); err != nil {
+	if err := progress.Check(ctx, "KernelPCA"); err != nil {
+		return err
+	}
+	if err := k.fit(ctx, K, true); err != nil {
 		return err
 	}
 	k.y = mat.DenseCopyOf(Y)
@@ -127,7 +138,7 @@ func (k *KernelPCA) FitGram(K mat.Symmetric) (err error) {
 	}
 	c := mat.NewSymDense(n, nil)
 	c.CopySym(K)
-	if err := k.fit(c, false); err != nil {
+	if err := k.fit(context.Background(), c, false); err != nil {
 		return err
 	}
 	k.y, k.kern = nil, nil
@@ -137,7 +148,7 @@ func (k *KernelPCA) FitGram(K mat.Symmetric) (err error) {
 // fit centres K (which it owns and overwrites) and extracts the
 // eigenpairs. computed says K was computed from finite data (so a
 // non-finite entry is an overflow, not the caller's NaN).
-func (k *KernelPCA) fit(K *mat.SymDense, computed bool) error {
+func (k *KernelPCA) fit(ctx context.Context, K *mat.SymDense, computed bool) error {
 	n := K.SymmetricDim()
 	q := k.Q
 	raw := K.RawSymmetric()
@@ -211,7 +222,7 @@ func (k *KernelPCA) fit(K *mat.SymDense, computed bool) error {
 				}
 			})
 		}
-		vals, vecs, err = linalg.EigenSym(K, q, linalg.Largest, k.Eigen)
+		vals, vecs, err = linalg.EigenSymContext(ctx, K, q, linalg.Largest, k.Eigen)
 	} else {
 		op := linalg.DenseOperator(K)
 		if !k.NoCentre {
@@ -227,7 +238,10 @@ func (k *KernelPCA) fit(K *mat.SymDense, computed bool) error {
 		if es.BlockSize == 0 {
 			es.BlockSize = max(2, min(q, 8))
 		}
-		vals, vecs, err = linalg.EigenSymOp(op, q, linalg.Largest, &es)
+		vals, vecs, err = linalg.EigenSymOpContext(ctx, op, q, linalg.Largest, &es)
+	}
+	if cancelled(err) {
+		return err
 	}
 	if err != nil {
 		return errs.Wrap(err, "KernelPCA eigendecomposition")

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -24,8 +25,8 @@ import (
 // landmark eigenvectors. X (n×q) receives the placements. The cost is the
 // m×m eigenproblem plus one n×m by m×q product, so n can far exceed what
 // an n×n matrix allows.
-func landmarkMDS(mds *ClassicalMDS, delta mat.Symmetric, toLand mat.Matrix, X *mat.Dense) error {
-	if err := mds.FitDistances(delta); err != nil {
+func landmarkMDS(ctx context.Context, mds *ClassicalMDS, delta mat.Symmetric, toLand mat.Matrix, X *mat.Dense) error {
+	if err := mds.FitDistancesContext(ctx, delta); err != nil {
 		return err
 	}
 	mds.ProjectDistancesTo(X, toLand)
@@ -37,7 +38,7 @@ func landmarkMDS(mds *ClassicalMDS, delta mat.Symmetric, toLand mat.Matrix, X *m
 // and the landmarks kept for ProjectTo. Y is the data divided by 2^yex
 // (see ClassicalMDS.ex); the inner fit chooses its own working scale for
 // the landmarks' distances.
-func (m *ClassicalMDS) fitLandmarks(Y mat.Matrix, yex int) error {
+func (m *ClassicalMDS) fitLandmarks(ctx context.Context, Y mat.Matrix, yex int) error {
 	n, p := Y.Dims()
 	k := m.Landmarks
 	if k <= m.Q {
@@ -62,7 +63,7 @@ func (m *ClassicalMDS) fitLandmarks(Y mat.Matrix, yex int) error {
 	// forms squared Euclidean distances itself).
 	inner := &ClassicalMDS{Q: m.Q, P: m.P, FullSpectrum: m.FullSpectrum, Eigen: m.Eigen}
 	X := mat.NewDense(n, m.Q, nil)
-	if err := landmarkMDS(inner, delta, &toLand, X); err != nil {
+	if err := landmarkMDS(ctx, inner, delta, &toLand, X); err != nil {
 		return errs.Wrap(err, "landmark MDS")
 	}
 	ex := inner.ex + yex

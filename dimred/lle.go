@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -115,7 +116,13 @@ const lleFallbackReg = 1e-3
 // graph (symmetrised by union) has more than one component, and
 // ErrNotConverged from the eigensolver. Any error leaves the model
 // unfitted.
-func (m *LLE) Fit(Y mat.Matrix) error {
+func (m *LLE) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *LLE) FitContext(ctx context.Context, Y mat.Matrix) error {
 	m.reset()
 	checkSettings("LLE", m)
 	n, p := Y.Dims()
@@ -126,7 +133,7 @@ func (m *LLE) Fit(Y mat.Matrix) error {
 	if err := checkSpectralY("LLE", Y); err != nil {
 		return err
 	}
-	nb, err := neighbours.KNearest(Y, k)
+	nb, err := neighbours.Search{}.KNearestContext(ctx, Y, k)
 	if err != nil {
 		return err
 	}
@@ -136,7 +143,7 @@ func (m *LLE) Fit(Y mat.Matrix) error {
 		return err
 	}
 	if kept != nil {
-		if err := m.Fit(selectRows(Y, kept)); err != nil {
+		if err := m.FitContext(ctx, selectRows(Y, kept)); err != nil {
 			return err
 		}
 		m.kept, m.nAll = kept, n
@@ -183,7 +190,7 @@ func (m *LLE) Fit(Y mat.Matrix) error {
 	}
 	IW := linalg.NewCSR(n, ii, jj, vv)
 	M := IW.MulTrans(IW)
-	vals, vecs, err := m.eigen(M)
+	vals, vecs, err := m.eigen(ctx, M)
 	if err != nil {
 		return err
 	}
@@ -219,17 +226,20 @@ const lleShiftInvertMin = 1000
 // eigenvalues are ~10⁻⁸‖M‖ and clustered, beyond the reach of Lanczos on
 // M itself), falling back to the package's sparse eigensolver when the
 // factor would exceed its memory budget or an explicit method is set.
-func (m *LLE) eigen(M *linalg.CSR) ([]float64, *mat.Dense, error) {
+func (m *LLE) eigen(ctx context.Context, M *linalg.CSR) ([]float64, *mat.Dense, error) {
 	if M.N >= lleShiftInvertMin && (m.Eigen == nil || m.Eigen.Method == linalg.EigenAuto) {
-		vals, vecs, err := bottomShiftInvert(M, m.Q+1, m.Eigen)
+		vals, vecs, err := bottomShiftInvert(ctx, M, m.Q+1, m.Eigen)
 		if err == nil {
 			return vals, vecs, nil
+		}
+		if cancelled(err) {
+			return nil, nil, err
 		}
 		if !errors.Is(err, errEnvelopeTooLarge) {
 			return nil, nil, errs.Wrap(err, "LLE eigensolve")
 		}
 	}
-	return bottomEigen("LLE", M, m.Q, m.Eigen)
+	return bottomEigen(ctx, "LLE", M, m.Q, m.Eigen)
 }
 
 func (m *LLE) reg(k, p int) float64 {

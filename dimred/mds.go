@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -116,7 +117,13 @@ type ClassicalMDS struct {
 // (Before, the squared distances of data ~1e-200 underflowed to zero and
 // Fit returned X = 0.) Eigenvalues below float64's normal range
 // (≈ 2.2e-308, data below ~1e-155) are reported rounded, possibly to zero.
-func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
+func (m *ClassicalMDS) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *ClassicalMDS) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.x)
 	n, _ := Y.Dims()
 	if err := m.checkQ(n); err != nil {
@@ -132,7 +139,7 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
 	ys, sc := linalg.UnitScale(Y)
 	yex := powerOfTwo(sc)
 	if m.Landmarks > 0 && m.Landmarks < n {
-		return m.fitLandmarks(ys, yex)
+		return m.fitLandmarks(ctx, ys, yex)
 	}
 	D := mat.NewSymDense(n, nil)
 	linalg.PairwiseSquaredDistances(D, ys)
@@ -148,7 +155,7 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
 		scaleDistances(D, D, false, dex)
 	}
 	m.y, m.yex = mat.DenseCopyOf(ys), yex
-	return m.fit(D, yex+dex)
+	return m.fit(ctx, D, yex+dex)
 }
 
 // FitDistances runs classical MDS on the n×n symmetric matrix D of
@@ -177,7 +184,12 @@ func (m *ClassicalMDS) Fit(Y mat.Matrix) (err error) {
 // entirely to zero are indistinguishable from it. Entries that underflowed
 // while the largest is normal are far below the rounding of the largest
 // (below 2^-52 of it) and do not matter.
-func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
+func (m *ClassicalMDS) FitDistances(D mat.Symmetric) error {
+	return m.FitDistancesContext(context.Background(), D)
+}
+
+// FitDistancesContext is FitDistances under ctx (see FitContext).
+func (m *ClassicalMDS) FitDistancesContext(ctx context.Context, D mat.Symmetric) (err error) {
 	defer discardOnError(&err, &m.x)
 	n := D.SymmetricDim()
 	if err := m.checkQ(n); err != nil {
@@ -246,7 +258,7 @@ func (m *ClassicalMDS) FitDistances(D mat.Symmetric) (err error) {
 		}
 		scaleDistances(sd, D, m.Plain, ex)
 	}
-	return m.fit(sd, ex)
+	return m.fit(ctx, sd, ex)
 }
 
 // copyDistances copies the upper triangle of a into dst row by row,
@@ -443,7 +455,7 @@ func (m *ClassicalMDS) checkQ(n int) error {
 
 // fit solves classical MDS for the squared distances D of the model's
 // working scale, the true ones divided by 2^(2·ex) (see ClassicalMDS.ex).
-func (m *ClassicalMDS) fit(D *mat.SymDense, ex int) error {
+func (m *ClassicalMDS) fit(ctx context.Context, D *mat.SymDense, ex int) error {
 	n := D.SymmetricDim()
 	var (
 		vals []float64
@@ -459,7 +471,10 @@ func (m *ClassicalMDS) fit(D *mat.SymDense, ex int) error {
 		vals, vecs, err = linalg.EigenSym(B, n, linalg.Largest, &linalg.EigenSettings{Method: linalg.EigenDense})
 		m.all = true
 	} else {
-		vals, vecs, err = linalg.EigenSymOp(linalg.DoubleCentred{A: linalg.DenseOperator(D)}, m.Q, linalg.Largest, m.Eigen)
+		vals, vecs, err = linalg.EigenSymOpContext(ctx, linalg.DoubleCentred{A: linalg.DenseOperator(D)}, m.Q, linalg.Largest, m.Eigen)
+	}
+	if cancelled(err) {
+		return err
 	}
 	if err != nil {
 		return errs.Wrap(err, "ClassicalMDS eigensolve")

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -9,6 +10,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/neighbours"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -297,7 +299,11 @@ func meuKKT(lam, g []float64) float64 {
 // maximise runs projected Newton (see MEU) from λ (modified in place) and
 // returns the iterations, the log-likelihood, the final KKT residual and
 // whether it reached tol (absolute, in the units of the gradient).
-func (m *meuModel) maximise(lam []float64, tol float64, maxIter int, monitor func(int, float64) bool) (int, float64, float64, bool, error) {
+func (m *meuModel) maximise(ctx context.Context, lam []float64, tol float64, maxIter int, monitor func(int, float64) bool) (int, float64, float64, bool, error) {
+	ph, err := progress.Start(ctx, "MEU projected Newton", maxIter)
+	if err != nil {
+		return 0, math.NaN(), math.Inf(1), false, err
+	}
 	ne := len(lam)
 	g := make([]float64, ne)
 	f := m.eval(g, lam)
@@ -311,6 +317,9 @@ func (m *meuModel) maximise(lam []float64, tol float64, maxIter int, monitor fun
 	cand := make([]float64, ne)
 	gc := make([]float64, ne)
 	for it := 1; ; it++ {
+		if err := ph.Set(it - 1); err != nil {
+			return it - 1, f, math.Inf(1), false, err
+		}
 		res := meuKKT(lam, g)
 		if res <= tol {
 			return it - 1, f, res, true, nil
@@ -404,7 +413,13 @@ func (m *meuModel) maximise(lam []float64, tol float64, maxIter int, monitor fun
 // likelihood cannot be evaluated, or ErrNotConverged when MaxIter is
 // reached (the model is then fitted with the last iterate). It panics if
 // K < 0 or q ∉ [1, n−1].
-func (m *MEU) Fit(Y mat.Matrix) error {
+func (m *MEU) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *MEU) FitContext(ctx context.Context, Y mat.Matrix) error {
 	m.reset()
 	checkSettings("MEU", m)
 	n, _ := Y.Dims()
@@ -428,7 +443,7 @@ func (m *MEU) Fit(Y mat.Matrix) error {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
-	nb, err := neighbours.KNearest(Y, k)
+	nb, err := neighbours.Search{}.KNearestContext(ctx, Y, k)
 	if err != nil {
 		return err
 	}
@@ -448,7 +463,7 @@ func (m *MEU) Fit(Y mat.Matrix) error {
 	for _, d := range mod.d {
 		unit += 0.5 * d / float64(len(mod.d))
 	}
-	iters, obj, res, conv, ferr := mod.maximise(lam, tol*unit, maxIter, m.Monitor)
+	iters, obj, res, conv, ferr := mod.maximise(ctx, lam, tol*unit, maxIter, m.Monitor)
 	if ferr != nil {
 		return ferr
 	}

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -61,7 +62,13 @@ type MixturePPCA struct {
 //
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
-func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
+func (m *MixturePPCA) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *MixturePPCA) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
 	checkSettings("MixturePPCA", m)
 	n, p := Y.Dims()
@@ -97,7 +104,7 @@ func (m *MixturePPCA) Fit(Y mat.Matrix) (err error) {
 	// parameters.
 	eval := func() (float64, error) { return m.eStep() }
 	step := func() error { return m.mStep(floor) }
-	ctl := newIteration("MixturePPCA EM", m.MaxIter, m.Tol, m.Monitor, 1000, defaultEMTol).perPoint(n)
+	ctl := newIteration("MixturePPCA EM", m.MaxIter, m.Tol, m.Monitor, 1000, defaultEMTol).perPoint(n).under(ctx)
 	m.iters, m.ll, err = ctl.run(eval, step)
 	return err
 }

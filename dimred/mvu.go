@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -171,7 +172,13 @@ type SDPReport struct {
 // fitted with the last iterate (see the stall policy on MVU); any other
 // error leaves it unfitted. It panics if K is negative or Q (which must
 // be set), Tol or MaxIter is out of range.
-func (m *MVU) Fit(Y mat.Matrix) error {
+func (m *MVU) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *MVU) FitContext(ctx context.Context, Y mat.Matrix) error {
 	m.reset()
 	checkSettings("MVU", m)
 	n, p := Y.Dims()
@@ -199,9 +206,9 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		return err
 	}
 	yd := mat.DenseCopyOf(Y)
-	nb, err := neighbours.KNearest(yd, k)
+	nb, err := neighbours.Search{}.KNearestContext(ctx, yd, k)
 	if err != nil {
-		return fmt.Errorf("dimred: MVU neighbours: %w", err)
+		return errs.Wrap(err, "MVU neighbours")
 	}
 	g := nb.Graph(neighbours.Union)
 	g, _, kept, err := checkGraph(fmt.Sprintf("MVU with k = %d", k), g, yd, m.Disconnected)
@@ -209,7 +216,7 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		return err
 	}
 	if kept != nil {
-		err := m.Fit(selectRows(yd, kept))
+		err := m.FitContext(ctx, selectRows(yd, kept))
 		if m.x != nil { // fitted, possibly with ErrNotConverged
 			m.kept, m.nAll = kept, n
 		}
@@ -245,7 +252,7 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		tol = 1e-7
 	}
 	stopped := false
-	set := &sdp.Settings{Tol: tol, MaxIter: m.MaxIter}
+	set := &sdp.Settings{Tol: tol, MaxIter: m.MaxIter, Context: ctx}
 	if m.Monitor != nil {
 		set.Monitor = func(it int, gap float64) bool {
 			stopped = m.Monitor(it, gap)
@@ -267,6 +274,8 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 	}
 	var keep error // an ErrNotConverged that leaves the model fitted
 	switch {
+	case cancelled(err):
+		return err
 	case err == nil:
 		rep.Converged = true
 	case K != nil && (errors.Is(err, sdp.ErrNotConverged) || errors.Is(err, sdp.ErrNumerical)):
@@ -289,7 +298,7 @@ func (m *MVU) Fit(Y mat.Matrix) error {
 		cons[t].W = w[t]
 	}
 
-	vals, vecs, err := linalg.EigenSym(K, n, linalg.Largest, &linalg.EigenSettings{Method: linalg.EigenDense})
+	vals, vecs, err := linalg.EigenSymContext(ctx, K, n, linalg.Largest, &linalg.EigenSettings{Method: linalg.EigenDense})
 	if err != nil {
 		return fmt.Errorf("dimred: MVU eigendecomposition of K: %w", err)
 	}

@@ -1,11 +1,13 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
@@ -87,8 +89,17 @@ type PCA struct {
 //
 // A Fit that returns any error other than ErrNotConverged, or panics,
 // leaves the model unfitted, discarding an earlier fit: later use panics.
-func (m *PCA) Fit(Y mat.Matrix) (err error) {
+func (m *PCA) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *PCA) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.u)
+	if err := progress.Check(ctx, "PCA"); err != nil {
+		return err
+	}
 	n, p := Y.Dims()
 	if n < 2 {
 		return fmt.Errorf("%w: PCA needs n ≥ 2 observations, have %d", ErrTooFewPoints, n)
@@ -139,7 +150,7 @@ func (m *PCA) Fit(Y mat.Matrix) (err error) {
 	case PCAGram:
 		vals, u, err = pcaGram(yu, mu, q, m.Eigen)
 	case PCALanczos:
-		vals, u, err = pcaLanczos(yu, mu, q, m.Eigen)
+		vals, u, err = pcaLanczos(ctx, yu, mu, q, m.Eigen)
 	case PCARandomized:
 		tol := m.Tol
 		if tol == 0 {
@@ -262,13 +273,16 @@ func completeColumn(u *mat.Dense, j int) {
 // pcaLanczos takes the top-q eigenpairs of ŶᵀŶ = nS by block Lanczos on
 // linalg.CentredGramOperator: the centring is implicit (no copy of Y) and
 // each block of Lanczos vectors costs one pass over Y.
-func pcaLanczos(Y *mat.Dense, mu []float64, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
+func pcaLanczos(ctx context.Context, Y *mat.Dense, mu []float64, q int, es *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
 	n, _ := Y.Dims()
 	s := linalg.EigenSettings{Method: linalg.EigenLanczos}
 	if es != nil {
 		s.Tol, s.MaxProducts, s.BlockSize, s.Src = es.Tol, es.MaxProducts, es.BlockSize, es.Src
 	}
-	vals, v, err := linalg.EigenSymOp(linalg.CentredGramOperator(Y, mu), q, linalg.Largest, &s)
+	vals, v, err := linalg.EigenSymOpContext(ctx, linalg.CentredGramOperator(Y, mu), q, linalg.Largest, &s)
+	if cancelled(err) {
+		return nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, errs.Wrap(err, "PCA Lanczos")
 	}

@@ -1,12 +1,14 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
@@ -86,7 +88,13 @@ type PPCA struct {
 //
 // A Fit that returns any error other than ErrNotConverged leaves the model
 // unfitted, discarding an earlier fit: later use panics.
-func (m *PPCA) Fit(Y mat.Matrix) (err error) {
+func (m *PPCA) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *PPCA) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
 	checkSettings("PPCA", m)
 	n, p := Y.Dims()
@@ -97,13 +105,16 @@ func (m *PPCA) Fit(Y mat.Matrix) (err error) {
 	if err := errs.CheckFinite(Y, "Y"); err != nil {
 		return err
 	}
+	if err := progress.Check(ctx, "PPCA"); err != nil {
+		return err
+	}
 	yd := dense.AsDense(Y)
 	m.sxi = nil
 	switch m.Method {
 	case PPCAEigen:
 		return m.fitEigen(yd)
 	case PPCAEM:
-		return m.fitEM(yd)
+		return m.fitEM(ctx, yd)
 	}
 	panic(fmt.Sprintf("dimred: unknown PPCAMethod %d", m.Method))
 }
@@ -189,7 +200,7 @@ func (m *PPCA) emIteration(name string, n int) iteration {
 //	E: M = WᵀW + σ²I, n⁻¹Ŷᵀ⟨X⟩ = S W M⁻¹, n⁻¹⟨XᵀX⟩ = σ²M⁻¹ + M⁻¹WᵀSWM⁻¹
 //	M: W' = (S W M⁻¹)(n⁻¹⟨XᵀX⟩)⁻¹,
 //	   σ²' = p⁻¹[tr S − 2 tr(W'ᵀ S W M⁻¹) + tr(W'ᵀW' n⁻¹⟨XᵀX⟩)].
-func (m *PPCA) fitEM(Y *mat.Dense) error {
+func (m *PPCA) fitEM(ctx context.Context, Y *mat.Dense) error {
 	n, p := Y.Dims()
 	q := m.Q
 	mu := linalg.ColumnMeans(Y)
@@ -214,7 +225,7 @@ func (m *PPCA) fitEM(Y *mat.Dense) error {
 		w, s2, err = ppcaEMStep(w, s2, sw, trS)
 		return err
 	}
-	it, ll, err := m.emIteration("PPCA EM", n).run(eval, step)
+	it, ll, err := m.emIteration("PPCA EM", n).under(ctx).run(eval, step)
 	if err != nil && !errors.Is(err, ErrNotConverged) {
 		return err
 	}

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -34,7 +35,12 @@ import (
 //
 // A FitMissing that returns any error other than ErrNotConverged leaves the
 // model unfitted, discarding an earlier fit: later use panics.
-func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
+func (m *PPCA) FitMissing(Y mat.Matrix) error {
+	return m.FitMissingContext(context.Background(), Y)
+}
+
+// FitMissingContext is FitMissing under ctx (see FitContext).
+func (m *PPCA) FitMissingContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.w)
 	checkSettings("PPCA", m)
 	n, p := Y.Dims()
@@ -58,7 +64,7 @@ func (m *PPCA) FitMissing(Y mat.Matrix) (err error) {
 		return err
 	}
 	// run ends with eval, so the posteriors in st match (w, μ, σ²).
-	it, ll, err := m.emIteration("PPCA missing-data EM", n).run(eval, step)
+	it, ll, err := m.emIteration("PPCA missing-data EM", n).under(ctx).run(eval, step)
 	if err != nil && !errors.Is(err, ErrNotConverged) {
 		return err
 	}

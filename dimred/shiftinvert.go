@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -229,7 +230,7 @@ func (c *envelopeCholesky) MulVecTo(dst, x []float64) {
 // (raised ×100 until the factorisation succeeds), followed by a
 // Rayleigh–Ritz step with a itself. errEnvelopeTooLarge means: use the
 // plain eigensolver.
-func bottomShiftInvert(a *linalg.CSR, k int, s *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
+func bottomShiftInvert(ctx context.Context, a *linalg.CSR, k int, s *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
 	n := a.N
 	dmax := 0.0
 	for i := 0; i < n; i++ {
@@ -257,7 +258,7 @@ func bottomShiftInvert(a *linalg.CSR, k int, s *linalg.EigenSettings) ([]float64
 	if es.Method == linalg.EigenChebyshev || es.Method == linalg.EigenAuto {
 		es.Method = linalg.EigenLanczos
 	}
-	_, V, err := linalg.EigenSymOp(f, k, linalg.Largest, &es)
+	_, V, err := linalg.EigenSymOpContext(ctx, f, k, linalg.Largest, &es)
 	if err != nil {
 		return nil, nil, err
 	}

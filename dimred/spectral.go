@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -171,8 +172,8 @@ func neighbourK(name, noun string, k, def, n int) (int, error) {
 // bottomEigen returns the q+1 smallest eigenpairs of the symmetric sparse
 // L (ascending) through the package's sparse eigensolver. The caller
 // drops the first (trivial) pair.
-func bottomEigen(name string, L *linalg.CSR, q int, s *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
-	vals, vecs, err := linalg.EigenSymOp(L, q+1, linalg.Smallest, s)
+func bottomEigen(ctx context.Context, name string, L *linalg.CSR, q int, s *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
+	vals, vecs, err := linalg.EigenSymOpContext(ctx, L, q+1, linalg.Smallest, s)
 	if err != nil {
 		return nil, nil, errs.Wrap(err, name+" eigensolve")
 	}

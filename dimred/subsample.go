@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/internal/rng"
 	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -56,7 +58,13 @@ var _ Embedder = (*Subsample)(nil)
 // it and places the other points. Method's error is returned; after an
 // ErrNotConverged (a usable fit) the placement still runs. It panics if M
 // ≤ 0 or K < 0, and returns ErrTooFewPoints for M > n or K > M.
-func (s *Subsample) Fit(Y mat.Matrix) error {
+func (s *Subsample) Fit(Y mat.Matrix) error { return s.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (s *Subsample) FitContext(ctx context.Context, Y mat.Matrix) error {
 	s.sub, s.x = nil, nil
 	n, p := Y.Dims()
 	if s.M <= 0 {
@@ -81,7 +89,12 @@ func (s *Subsample) Fit(Y mat.Matrix) error {
 	sub := rng.New(s.Src).Perm(n)[:s.M]
 	sort.Ints(sub)
 	Ys := selectRows(Y, sub)
-	err := s.Method.Fit(Ys)
+	var err error
+	if cf, ok := s.Method.(ContextFitter); ok {
+		err = cf.FitContext(ctx, Ys)
+	} else if err = progress.Check(ctx, "Subsample"); err == nil {
+		err = s.Method.Fit(Ys)
+	}
 	if err != nil && !isNotConverged(err) {
 		return err
 	}

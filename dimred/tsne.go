@@ -1,13 +1,16 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -166,7 +169,13 @@ func (m *TSNE) settings(n int) (q int, perp, ee float64, eeIter int, lr float64,
 
 // Fit embeds the rows of Y (n×p). It needs n > Perplexity + 1 points (a
 // perplexity of n − 1 would be every other point weighted equally).
-func (m *TSNE) Fit(Y mat.Matrix) (err error) {
+func (m *TSNE) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *TSNE) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.fitted)
 	m.fitted = nil
 	n, _ := Y.Dims()
@@ -179,9 +188,9 @@ func (m *TSNE) Fit(Y mat.Matrix) (err error) {
 		return fmt.Errorf("%w: TSNE with Perplexity %v needs more than %v points, got %d", ErrTooFewPoints, perp, perp+1, n)
 	}
 	k := min(n-1, int(3*perp))
-	idx, d2, err := exactNeighbours(y, k)
+	idx, d2, err := exactNeighboursContext(ctx, y, k)
 	if err != nil {
-		return fmt.Errorf("TSNE: %w", err)
+		return errs.Wrap(err, "TSNE")
 	}
 	P := symmetrise(idx, perplexityRows(d2, n, k, perp), n, k)
 
@@ -223,7 +232,14 @@ func (m *TSNE) Fit(Y mat.Matrix) (err error) {
 	grad := make([]float64, n*q)
 	it := 0
 	stopped := false
+	ph, err := progress.Start(ctx, "t-SNE iterations", maxIter)
+	if err != nil {
+		return err
+	}
 	for ; it < maxIter; it++ {
+		if err := ph.Set(it); err != nil {
+			return err
+		}
 		exag, mom := 1.0, 0.8
 		if it < eeIter {
 			exag, mom = ee, 0.5

@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -32,9 +33,14 @@ type sparseAffinity struct {
 // rounding over a margin of extra places, which does not happen for data of
 // ordinary scale.
 func exactNeighbours(y *mat.Dense, k int) (idx []int, d2 []float64, err error) {
+	return exactNeighboursContext(context.Background(), y, k)
+}
+
+// exactNeighboursContext is exactNeighbours under ctx.
+func exactNeighboursContext(ctx context.Context, y *mat.Dense, k int) (idx []int, d2 []float64, err error) {
 	n, p := y.Dims()
 	extra := min(n-1-k, max(5, k/4))
-	nb, err := neighbours.KNearest(y, k+extra)
+	nb, err := neighbours.Search{}.KNearestContext(ctx, y, k+extra)
 	if err != nil {
 		return nil, nil, err
 	}

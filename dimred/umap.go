@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,9 +9,11 @@ import (
 	"sort"
 
 	"github.com/dimredbook/book/dimred/internal/dense"
+	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
 	"github.com/dimredbook/book/dimred/neighbours"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -342,7 +345,13 @@ func fuzzyUnion(idx []int, w []float64, n, k int) *linalg.CSR {
 }
 
 // Fit embeds the rows of Y (n×p); it needs n > NNeighbors.
-func (m *UMAP) Fit(Y mat.Matrix) (err error) {
+func (m *UMAP) Fit(Y mat.Matrix) error { return m.FitContext(context.Background(), Y) }
+
+// FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
+// error wrapping ctx.Err() and leaves the model unfitted; the fit reports
+// its phases to ctx's progress.Reporter (see the package doc,
+// "Cancellation and progress").
+func (m *UMAP) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	defer discardOnError(&err, &m.fitted)
 	m.fitted = nil
 	n, _ := Y.Dims()
@@ -354,9 +363,9 @@ func (m *UMAP) Fit(Y mat.Matrix) (err error) {
 	if k >= n {
 		return fmt.Errorf("%w: UMAP with NNeighbors %d needs more than %d points, got %d", ErrTooFewPoints, k, k, n)
 	}
-	idx, d2, err := exactNeighbours(y, k)
+	idx, d2, err := exactNeighboursContext(ctx, y, k)
 	if err != nil {
-		return fmt.Errorf("UMAP: %w", err)
+		return errs.Wrap(err, "UMAP")
 	}
 	d := make([]float64, len(d2))
 	for t, v := range d2 {
@@ -372,10 +381,12 @@ func (m *UMAP) Fit(Y mat.Matrix) (err error) {
 	fit := &umapFit{y: y, k: k, a: a, b: b, epochs: epochs, lr: lr, negRate: neg, seed: seed}
 	var x *mat.Dense
 	if m.Init == UMAPInitSpectral {
-		x, err = umapSpectral(g, q)
+		x, err = umapSpectral(ctx, g, q)
 		if errors.Is(err, ErrDisconnected) {
 			fit.spectralOff = true
 			x, err = nil, nil
+		} else if cancelled(err) {
+			return err
 		} else if err != nil {
 			return fmt.Errorf("UMAP spectral start: %w", err)
 		}
@@ -412,7 +423,14 @@ func (m *UMAP) Fit(Y mat.Matrix) (err error) {
 	X := x.RawMatrix().Data
 	stopped := false
 	e := 0
+	ph, err := progress.Start(ctx, "UMAP epochs", epochs)
+	if err != nil {
+		return err
+	}
 	for ; e < epochs; e++ {
+		if err := ph.Set(e); err != nil {
+			return err
+		}
 		alpha := lr * (1 - float64(e)/float64(epochs))
 		if m.Monitor != nil && e%10 == 0 && m.Monitor(e, alpha) {
 			stopped = true
@@ -436,7 +454,7 @@ func (m *UMAP) Fit(Y mat.Matrix) (err error) {
 // umapSpectral returns the q-dimensional Laplacian eigenmap of the graph g
 // (eigenvectors of I − D^{-1/2} G D^{-1/2} after the trivial one), or an
 // error wrapping ErrDisconnected.
-func umapSpectral(g *linalg.CSR, q int) (*mat.Dense, error) {
+func umapSpectral(ctx context.Context, g *linalg.CSR, q int) (*mat.Dense, error) {
 	if err := neighbours.CheckConnected(g); err != nil {
 		return nil, err
 	}
@@ -447,7 +465,7 @@ func umapSpectral(g *linalg.CSR, q int) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, vecs, err := linalg.EigenSymOp(L, q+1, linalg.Smallest, nil)
+	_, vecs, err := linalg.EigenSymOpContext(ctx, L, q+1, linalg.Smallest, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ package figures
 // extra figure comparing the robot embedding with the robot's true path.
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"math"
@@ -46,7 +47,9 @@ func mvuFitData(load func() (*datasets.Dataset, error), k int, p *Progress) (*mv
 		p.SetObjective("duality gap")
 		m.Monitor = p.Monitor
 	}
-	if err := m.Fit(d.Y); err != nil {
+	// The line shows the SDP's iterations and, through the context, the
+	// phase under way (the neighbour search, then the programme).
+	if err := m.FitContext(p.Context(context.Background()), d.Y); err != nil {
 		return nil, fmt.Errorf("figures: MVU on %s (k = %d): %w", d.Name, k, err)
 	}
 	X := &mat.Dense{}

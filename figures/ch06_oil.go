@@ -179,7 +179,7 @@ func fig6_10(p *Progress) (*Figure, error) {
 		nums = append(nums,
 			Book(fmt.Sprintf("(%c) %d×%d: 1-NN errors, our EM from the author's centres", 'a'+i, g, g), c.book, float64(e), 0, "Fig 6.10 caption"),
 			Ref(fmt.Sprintf("(%c) %d×%d: largest |f(x̂_k) − f_saved(x̂_k)| over the grid", 'a'+i, g, g), 0, savedMapGap(m, s), 1e-3,
-				"the author's saved weights (demOilDnet"+fmt.Sprint(c.k)+".mat); his EM stopped when the bound gained less than 1e-6, ours at a relative 1e-9"),
+				"the author's saved weights (demOilDnet"+fmt.Sprint(c.k)+".mat); his EM stopped when the bound gained less than 1e-6, ours when it gained at most 1e-9 nats per point"),
 			Ours(fmt.Sprintf("(%c) %d×%d: EM iterations", 'a'+i, g, g), float64(m.Iterations())),
 			Ours(fmt.Sprintf("(%c) %d×%d: noise σ = β^(−1/2)", 'a'+i, g, g), math.Sqrt(m.NoiseVariance())))
 	}

@@ -135,8 +135,8 @@ func TestSavedOilFitsEvaluated(t *testing.T) {
 // gives the caption's 74, 44 and 11 errors (book Fig 6.10 caption) and
 // ends within 1e-3 of his saved map at every grid point (largest gap
 // measured 1.6e-4). His EM
-// stopped on an absolute gain of 1e-6 in the bound, ours on a relative
-// 1e-9; run to his rule, a NumPy port of his EM matches the saved weights
+// stopped on an absolute gain of 1e-6 in the bound, ours on a gain of
+// 1e-9 nats per point (1e-6 for the 1000 points); run to his rule, a NumPy port of his EM matches the saved weights
 // to 1e-9.
 func TestFig6_10FromSavedCentres(t *testing.T) {
 	if testing.Short() {

@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dimredbook/book/dimred/progress"
 	"github.com/janpfeifer/gonb/gonbui"
 )
 
@@ -61,6 +63,9 @@ type Progress struct {
 	done      int
 	total     int
 	stepStart time.Time // when the current step started
+	// The phase of the fit under way, as its progress.Reporter (Report).
+	phase                 string
+	phaseDone, phaseTotal int
 }
 
 // NewProgress starts the progress line of the computation called name in
@@ -162,6 +167,32 @@ func (p *Progress) Monitor(iter int, objective float64) bool {
 	return false
 }
 
+// Report records the phase of the fit under way and how far it has got:
+// p is a progress.Reporter, so a fit run as m.FitContext(p.Context(ctx), Y)
+// shows its k-nearest-neighbour search, geodesics, eigensolver or SDP on
+// the line (after the step and the iteration; the persistent summary of
+// Done leaves it out). Safe for concurrent use, as the Reporter
+// interface requires.
+func (p *Progress) Report(phase string, done, total int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.phase, p.phaseDone, p.phaseTotal = phase, done, total
+	if now := time.Now(); p.id != "" && p.shown && now.Sub(p.last) > 200*time.Millisecond {
+		p.redraw(now)
+	}
+}
+
+// Context returns ctx carrying p as its progress.Reporter, for FitContext.
+func (p *Progress) Context(ctx context.Context) context.Context {
+	if p == nil {
+		return ctx
+	}
+	return progress.With(ctx, p)
+}
+
 // redraw shows the line now (p.mu held): in the notebook, or as a line of
 // the terminal output (the ticker's period spaces those).
 func (p *Progress) redraw(now time.Time) {
@@ -199,6 +230,16 @@ func (p *Progress) state() string {
 			fmt.Fprintf(&b, " of at most %d", p.maxIter)
 		}
 		fmt.Fprintf(&b, ", %s %.6g", p.objective(), p.obj)
+	}
+	if p.phase != "" {
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if p.phaseTotal > 0 {
+			fmt.Fprintf(&b, "%s %d of %d", p.phase, p.phaseDone, p.phaseTotal)
+		} else {
+			fmt.Fprintf(&b, "%s %d", p.phase, p.phaseDone)
+		}
 	}
 	if b.Len() == 0 {
 		b.WriteString("running")

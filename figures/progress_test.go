@@ -2,11 +2,16 @@ package figures
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dimredbook/book/datasets"
+	"github.com/dimredbook/book/dimred"
+	"github.com/dimredbook/book/dimred/progress"
 )
 
 // A nil *Progress is the silent one long figure functions get from tests
@@ -125,5 +130,33 @@ func TestRegisterLong(t *testing.T) {
 	p.Done("")
 	if err != nil || f.ID != "1.1" {
 		t.Errorf("MakeProgress of 1.1: %v, %v", f, err)
+	}
+}
+
+// Progress is a progress.Reporter: a fit run under p.Context(ctx) shows
+// its phase on the line; the persistent summary leaves it out. A nil
+// Progress's Context is ctx itself.
+func TestProgressReporter(t *testing.T) {
+	var _ progress.Reporter = (*Progress)(nil)
+	var nilp *Progress
+	nilp.Report("x", 1, 2)
+	if ctx := context.Background(); nilp.Context(ctx) != ctx {
+		t.Error("nil Progress's Context is not ctx")
+	}
+	p := &Progress{Name: "Fig 5.9", start: time.Now()}
+	p.what, p.done, p.total = "Isomap", 0, 3
+	m := &dimred.Isomap{Q: 2, K: 8}
+	if err := m.FitContext(p.Context(context.Background()), datasets.SwissRoll(300, nil).Y); err != nil {
+		t.Fatal(err)
+	}
+	if p.phase == "" {
+		t.Fatal("the fit reported no phase")
+	}
+	p.Report("geodesic distances", 120, 300)
+	if s := p.state(); !strings.Contains(s, "step 1 of 3 (Isomap), geodesic distances 120 of 300") {
+		t.Errorf("state %q lacks the phase", s)
+	}
+	if s := p.summary(); strings.Contains(s, "geodesic") {
+		t.Errorf("summary %q shows the phase", s)
 	}
 }

@@ -28,6 +28,11 @@
 //     error wrapping a sentinel, a package panic or a finite fit, never a
 //     runtime panic or a silent NaN;
 //   - every …To extractor follows the one dst rule;
+//   - a model with FitContext (dimred.ContextFitter) returns an error
+//     wrapping context.Canceled (context.DeadlineExceeded) for a cancelled
+//     (expired) context, none of dimred's sentinels, and is left unfitted;
+//     its progress reports are monotone within each phase with done ≤
+//     total, and watching them changes nothing;
 //   - ProjectTo of the training rows gives LatentTo's positions, also when
 //     the spectrum is near-singular (collinear points, q above the rank);
 //     NaN in new data panics naming the entry.
@@ -58,6 +63,7 @@
 package dimredtest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -65,10 +71,12 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/dimredbook/book/dimred"
+	"github.com/dimredbook/book/dimred/progress"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -233,6 +241,8 @@ func (s suite) embedderChecks() []check {
 		{"DstRule", s.dstRule},
 		{"Eigenvalues", s.eigenvalues},
 		{"Monitor", s.monitor},
+		{"Context", s.context},
+		{"Progress", s.progress},
 		{"ExtractorDst", s.extractorDst},
 		{"NoColumns", s.noColumns},
 		{"FewPoints", s.fewPoints},
@@ -856,6 +866,101 @@ func (s suite) monitor(t *testing.T) {
 	if X := latent(m); !mat.Equal(X, X0) {
 		t.Errorf("a Monitor returning false changed the fit (max |ΔX| = %.3g)", maxAbsDiff(X, X0))
 	}
+}
+
+// A model with FitContext (dimred.ContextFitter) honours its context: a
+// context cancelled, or past its deadline, before the fit starts gives an
+// error wrapping context.Canceled (context.DeadlineExceeded) — never one of
+// dimred's sentinels, never a panic — and leaves the model unfitted, also
+// when it held an earlier fit. FitContext with a live context is Fit.
+func (s suite) context(t *testing.T) {
+	m := s.newModel()
+	cf, ok := m.(dimred.ContextFitter)
+	if !ok {
+		t.Skip("no FitContext")
+	}
+	Y := trainData()
+	if err := cf.FitContext(context.Background(), Y); err != nil && !errors.Is(err, dimred.ErrNotConverged) {
+		t.Fatalf("FitContext(Background): %v", err)
+	}
+	if X, X0 := latent(m), latent(s.fitted(t, Y)); !mat.Equal(X, X0) {
+		t.Errorf("FitContext(Background) differs from Fit (max |ΔX| = %.3g)", maxAbsDiff(X, X0))
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	late, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel2()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		want error
+	}{{"cancelled", cancelled, context.Canceled}, {"past deadline", late, context.DeadlineExceeded}} {
+		var err error
+		within(t, s.o.timeout(), "FitContext", func() {
+			if msg := panicMessage(func() { err = cf.FitContext(c.ctx, Y) }); msg != "" {
+				t.Errorf("%s context: FitContext panicked: %s", c.name, msg)
+			}
+		})
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s context: error %v does not wrap %v", c.name, err, c.want)
+		}
+		if wrapsSentinel(err) {
+			t.Errorf("%s context: error %v wraps one of dimred's sentinels: a caller could not tell a cancel from a failure", c.name, err)
+		}
+		s.checkPanic(t, "LatentTo after a cancelled refit", func() { m.LatentTo(&mat.Dense{}) })
+	}
+}
+
+// A model with FitContext reports its progress through the context's
+// progress.Reporter: within each phase (a run of reports with one name,
+// which starts again at done = 0 when the phase repeats) done never
+// decreases, and 0 ≤ done ≤ total when the total is known. Watching the
+// fit does not change it.
+func (s suite) progress(t *testing.T) {
+	m := s.newModel()
+	cf, ok := m.(dimred.ContextFitter)
+	if !ok {
+		t.Skip("no FitContext")
+	}
+	type report struct {
+		phase       string
+		done, total int
+	}
+	var mu sync.Mutex
+	var reports []report
+	r := progress.ReporterFunc(func(phase string, done, total int) {
+		mu.Lock()
+		reports = append(reports, report{phase, done, total})
+		mu.Unlock()
+	})
+	Y := trainData()
+	if err := cf.FitContext(progress.With(context.Background(), r), Y); err != nil && !errors.Is(err, dimred.ErrNotConverged) {
+		t.Fatalf("FitContext: %v", err)
+	}
+	if X, X0 := latent(m), latent(s.fitted(t, Y)); !mat.Equal(X, X0) {
+		t.Errorf("a progress.Reporter changed the fit (max |ΔX| = %.3g)", maxAbsDiff(X, X0))
+	}
+	last := map[string]report{}
+	phases := map[string]bool{}
+	for i, rp := range reports {
+		phases[rp.phase] = true
+		switch {
+		case rp.done < 0 || rp.total < 0:
+			t.Errorf("report %d: %q done %d of %d: negative", i, rp.phase, rp.done, rp.total)
+		case rp.total > 0 && rp.done > rp.total:
+			t.Errorf("report %d: %q done %d > total %d", i, rp.phase, rp.done, rp.total)
+		}
+		if l, ok := last[rp.phase]; ok && rp.done != 0 && (rp.done < l.done || rp.total != l.total) {
+			t.Errorf("report %d: %q went from %d of %d to %d of %d", i, rp.phase, l.done, l.total, rp.done, rp.total)
+		}
+		last[rp.phase] = rp
+	}
+	names := make([]string, 0, len(phases))
+	for p := range phases {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	t.Logf("%d reports in phases %q", len(reports), names)
 }
 
 // Every extractor whose only argument is its dst follows the one dst rule:

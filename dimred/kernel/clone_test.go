@@ -5,11 +5,11 @@ import "testing"
 // Setting a clone's parameters leaves the original as it was, through a
 // Sum's pointer terms.
 func TestCloneDeep(t *testing.T) {
-	orig := Sum{&GradRBF{Variance: 1, LengthScale: 2}, &Bias{Variance: 0.5}}
+	orig := Sum{&RBF{Variance: 1, LengthScale: 2}, &Bias{Variance: 0.5}}
 	var k ParamKernel = orig
 	c := Clone(k)
 	c.SetParams([]float64{3, 3, 3})
-	if g := orig[0].(*GradRBF); g.Variance != 1 || g.LengthScale != 2 {
+	if g := orig[0].(*RBF); g.Variance != 1 || g.LengthScale != 2 {
 		t.Errorf("original RBF changed to %+v", *g)
 	}
 	if b := orig[1].(*Bias); b.Variance != 0.5 {

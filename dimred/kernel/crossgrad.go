@@ -43,10 +43,10 @@ type CrossParamKernel interface {
 }
 
 var (
-	_ CrossParamKernel = (*GradRBF)(nil)
+	_ CrossParamKernel = (*RBF)(nil)
 	_ CrossParamKernel = (*Bias)(nil)
 	_ CrossParamKernel = (*White)(nil)
-	_ CrossParamKernel = (*GradLinear)(nil)
+	_ CrossParamKernel = (*Linear)(nil)
 	_ CrossParamKernel = Sum(nil)
 )
 
@@ -92,18 +92,19 @@ func diagDst(dst []float64, n int) []float64 {
 }
 
 // CrossGramTo stores σ² exp(−‖a_i − b_j‖²/(2ℓ²)).
-func (k *GradRBF) CrossGramTo(dst *mat.Dense, A, B mat.Matrix) {
-	k.check()
+func (k *RBF) CrossGramTo(dst *mat.Dense, A, B mat.Matrix) {
+	kv := k.resolved()
 	crossShapes(dst, A, B)
-	Cross(dst, RBF{Variance: k.Variance, LengthScale: k.LengthScale}, A, B)
+	Cross(dst, kv, A, B)
 }
 
 // DiagTo stores σ².
-func (k *GradRBF) DiagTo(dst []float64, X mat.Matrix) []float64 {
+func (k *RBF) DiagTo(dst []float64, X mat.Matrix) []float64 {
+	kv := k.resolved()
 	n, _ := X.Dims()
 	dst = diagDst(dst, n)
 	for i := range dst {
-		dst[i] = k.Variance
+		dst[i] = kv.Variance
 	}
 	return dst
 }
@@ -111,12 +112,12 @@ func (k *GradRBF) DiagTo(dst []float64, X mat.Matrix) []float64 {
 // CrossGrad: ∂k/∂log σ² = k, ∂k/∂log ℓ = k‖a − b‖²/ℓ²,
 // ∂k/∂a = k (b − a)/ℓ², ∂k/∂b = k (a − b)/ℓ². Rows of A are split over
 // the cores.
-func (k *GradRBF) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B mat.Matrix) {
-	k.check()
+func (k *RBF) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B mat.Matrix) {
+	kv := k.resolved()
 	n, m, q := crossShapes(nil, A, B)
 	checkGradShapes(g, 2, dA, dB, G, n, m, q)
 	a, b, gd := dense.AsDense(A), dense.AsDense(B), dense.AsDense(G)
-	il2 := 1 / (k.LengthScale * k.LengthScale)
+	il2 := 1 / (kv.LengthScale * kv.LengthScale)
 	bounds := parallel.ChunkBounds(n, max(1, (1<<14)/max(1, m*q)))
 	w := len(bounds) - 1
 	gs := make([][2]float64, w)
@@ -144,7 +145,7 @@ func (k *GradRBF) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B m
 				}
 				bj := b.RawRowView(j)
 				r2 := sqDist(ai, bj)
-				kij := k.Variance * math.Exp(-0.5*r2*il2)
+				kij := kv.Variance * math.Exp(-0.5*r2*il2)
 				gk := gi[j] * kij
 				gv += gk
 				if gk == 0 {
@@ -185,10 +186,11 @@ func (k *GradRBF) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B m
 }
 
 // DiagGrad: the diagonal σ² depends on log σ² only.
-func (k *GradRBF) DiagGrad(g []float64, dX *mat.Dense, w []float64, X mat.Matrix) {
+func (k *RBF) DiagGrad(g []float64, dX *mat.Dense, w []float64, X mat.Matrix) {
+	kv := k.resolved()
 	if g != nil {
 		checkLen(g, 2)
-		g[0] += k.Variance * sumOf(w)
+		g[0] += kv.Variance * sumOf(w)
 	}
 }
 
@@ -261,81 +263,66 @@ func (k *White) DiagGrad(g []float64, dX *mat.Dense, w []float64, X mat.Matrix) 
 	}
 }
 
-// GradLinear is the linear kernel with a variance, k(x, x') = σ² xᵀx',
-// θ = (log σ²). A GP-LVM with this kernel (plus noise) is probabilistic
-// PCA in its dual form (Lawrence 2005, §3).
-type GradLinear struct {
-	Variance float64 // σ² > 0
-}
-
-func (k *GradLinear) check() {
-	if !(k.Variance > 0) || math.IsInf(k.Variance, 0) {
-		panic(fmt.Sprintf("dimred: GradLinear variance %v must be positive and finite", k.Variance))
-	}
-}
-
-// Eval returns σ² xᵀy.
-func (k *GradLinear) Eval(x, y []float64) float64 {
-	k.check()
-	return k.Variance * Linear{}.Eval(x, y)
-}
-func (k *GradLinear) NumParams() int       { return 1 }
-func (k *GradLinear) ParamNames() []string { return []string{"linear log variance"} }
-func (k *GradLinear) Params(dst []float64) []float64 {
+// NumParams, ParamNames, Params and SetParams make *Linear a ParamKernel
+// with θ = (log σ²); a zero Variance is σ² = 1 (Params reports 0).
+func (k *Linear) NumParams() int       { return 1 }
+func (k *Linear) ParamNames() []string { return []string{"linear log variance"} }
+func (k *Linear) Params(dst []float64) []float64 {
+	kv := k.variance()
 	dst = paramDst(dst, 1)
-	dst[0] = math.Log(k.Variance)
+	dst[0] = math.Log(kv)
 	return dst
 }
-func (k *GradLinear) SetParams(theta []float64) {
+func (k *Linear) SetParams(theta []float64) {
 	checkLen(theta, 1)
 	k.Variance = math.Exp(theta[0])
 }
 
 // GramTo stores σ² XXᵀ.
-func (k *GradLinear) GramTo(dst *mat.SymDense, X mat.Matrix) {
-	k.check()
+func (k *Linear) GramTo(dst *mat.SymDense, X mat.Matrix) {
+	kv := k.variance()
 	n, _ := X.Dims()
 	sizeSym(dst, n)
 	Gram(dst, Linear{}, X)
-	dst.ScaleSym(k.Variance, dst)
+	dst.ScaleSym(kv, dst)
 }
 
 // ParamGrad sets g_0 = σ² Σ_ij G_ij x_iᵀx_j.
-func (k *GradLinear) ParamGrad(g []float64, G mat.Symmetric, X mat.Matrix) {
+func (k *Linear) ParamGrad(g []float64, G mat.Symmetric, X mat.Matrix) {
 	checkLen(g, 1)
 	g[0] = 0
 	k.CrossGrad(g, nil, nil, G, X, X)
 }
 
 // LatentGrad adds 2σ² G X to dst.
-func (k *GradLinear) LatentGrad(dst *mat.Dense, G mat.Symmetric, X mat.Matrix) {
+func (k *Linear) LatentGrad(dst *mat.Dense, G mat.Symmetric, X mat.Matrix) {
 	k.CrossGrad(nil, dst, dst, G, X, X)
 }
 
 // CrossGramTo stores σ² ABᵀ.
-func (k *GradLinear) CrossGramTo(dst *mat.Dense, A, B mat.Matrix) {
-	k.check()
+func (k *Linear) CrossGramTo(dst *mat.Dense, A, B mat.Matrix) {
+	kv := k.variance()
 	crossShapes(dst, A, B)
 	dst.Mul(A, B.T())
-	dst.Scale(k.Variance, dst)
+	dst.Scale(kv, dst)
 }
 
 // DiagTo stores σ²‖x_i‖².
-func (k *GradLinear) DiagTo(dst []float64, X mat.Matrix) []float64 {
-	k.check()
+func (k *Linear) DiagTo(dst []float64, X mat.Matrix) []float64 {
+	kv := k.variance()
 	n, _ := X.Dims()
 	dst = diagDst(dst, n)
 	x := dense.AsDense(X)
 	for i := range dst {
 		r := x.RawRowView(i)
-		dst[i] = k.Variance * dotOf(r, r)
+		dst[i] = kv * dotOf(r, r)
 	}
 	return dst
 }
 
 // CrossGrad: g += σ² Σ_ij G_ij a_iᵀb_j, dA += σ² G B, dB += σ² Gᵀ A.
-func (k *GradLinear) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B mat.Matrix) {
-	k.check()
+func (k *Linear) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, B mat.Matrix) {
+	kv := k.variance()
 	n, m, q := crossShapes(nil, A, B)
 	checkGradShapes(g, 1, dA, dB, G, n, m, q)
 	var ga, gb *mat.Dense
@@ -354,29 +341,29 @@ func (k *GradLinear) CrossGrad(g []float64, dA, dB *mat.Dense, G mat.Matrix, A, 
 				s += ga.At(i, d) * A.At(i, d)
 			}
 		}
-		g[0] += k.Variance * s
+		g[0] += kv * s
 	}
 	if dA != nil {
-		dA.Apply(func(i, j int, v float64) float64 { return v + k.Variance*ga.At(i, j) }, dA)
+		dA.Apply(func(i, j int, v float64) float64 { return v + kv*ga.At(i, j) }, dA)
 	}
 	if dB != nil {
-		dB.Apply(func(i, j int, v float64) float64 { return v + k.Variance*gb.At(i, j) }, dB)
+		dB.Apply(func(i, j int, v float64) float64 { return v + kv*gb.At(i, j) }, dB)
 	}
 }
 
 // DiagGrad: g += σ² Σ_i w_i‖x_i‖², dX_i += 2σ² w_i x_i.
-func (k *GradLinear) DiagGrad(g []float64, dX *mat.Dense, w []float64, X mat.Matrix) {
-	k.check()
+func (k *Linear) DiagGrad(g []float64, dX *mat.Dense, w []float64, X mat.Matrix) {
+	kv := k.variance()
 	x := dense.AsDense(X)
 	for i, wi := range w {
 		r := x.RawRowView(i)
 		if g != nil {
-			g[0] += k.Variance * wi * dotOf(r, r)
+			g[0] += kv * wi * dotOf(r, r)
 		}
 		if dX != nil {
 			row := dX.RawRowView(i)
 			for d := range row {
-				row[d] += 2 * k.Variance * wi * r[d]
+				row[d] += 2 * kv * wi * r[d]
 			}
 		}
 	}

@@ -28,12 +28,12 @@ func TestCrossGradFiniteDifferences(t *testing.T) {
 		w[i] = rnd.NormFloat64()
 	}
 	kernels := map[string]func() CrossParamKernel{
-		"GradRBF":    func() CrossParamKernel { return &GradRBF{Variance: 1.3, LengthScale: 0.8} },
-		"Bias":       func() CrossParamKernel { return &Bias{Variance: 0.4} },
-		"White":      func() CrossParamKernel { return &White{Variance: 0.2} },
-		"GradLinear": func() CrossParamKernel { return &GradLinear{Variance: 0.7} },
+		"GradRBF": func() CrossParamKernel { return &RBF{Variance: 1.3, LengthScale: 0.8} },
+		"Bias":    func() CrossParamKernel { return &Bias{Variance: 0.4} },
+		"White":   func() CrossParamKernel { return &White{Variance: 0.2} },
+		"Linear":  func() CrossParamKernel { return &Linear{Variance: 0.7} },
 		"Sum": func() CrossParamKernel {
-			return Sum{&GradRBF{Variance: 1.3, LengthScale: 0.8}, &GradLinear{Variance: 0.7}, &Bias{Variance: 0.4}}
+			return Sum{&RBF{Variance: 1.3, LengthScale: 0.8}, &Linear{Variance: 0.7}, &Bias{Variance: 0.4}}
 		},
 	}
 	// f = Σ_ij G_ij K_ij + Σ_i w_i k(a_i, a_i), a scalar of A, B and θ.

@@ -10,5 +10,5 @@
 // For Gaussian-process models (the spectral paper's GP-LVM score, the
 // GP-LVM) ParamKernel adds log hyperparameters and the derivatives of a
 // Gram matrix with respect to them and to the inputs, contracted with
-// ∂f/∂K: GradRBF, Bias, White and their Sum.
+// ∂f/∂K: *RBF, *Linear, Bias, White and their Sum.
 package kernel

@@ -43,65 +43,53 @@ type ParamKernel interface {
 	LatentGrad(dst *mat.Dense, G mat.Symmetric, X mat.Matrix)
 }
 
-// GradRBF is the RBF (exponentiated quadratic) kernel of RBF with
-// hyperparameter gradients:
-//
-//	k(x, x') = σ² exp(−‖x − x'‖² / (2ℓ²)),  θ = (log σ², log ℓ).
-//
-// Written with GPmat's inverse width γ = 1/ℓ² it is σ² exp(−½γ‖x − x'‖²).
-type GradRBF struct {
-	Variance    float64 // σ² > 0
-	LengthScale float64 // ℓ > 0
+// resolved returns k with its default variance filled in, validating it
+// (a non-positive or infinite ℓ or σ² panics).
+func (k *RBF) resolved() RBF {
+	v, _ := k.params()
+	return RBF{Variance: v, LengthScale: k.LengthScale}
 }
 
-func (k *GradRBF) check() {
-	if !(k.Variance > 0) || !(k.LengthScale > 0) || math.IsInf(k.Variance, 0) || math.IsInf(k.LengthScale, 0) {
-		panic(fmt.Sprintf("dimred: GradRBF variance %v and length scale %v must be positive and finite", k.Variance, k.LengthScale))
-	}
-}
-
-// Eval returns σ² exp(−‖x − y‖²/(2ℓ²)).
-func (k *GradRBF) Eval(x, y []float64) float64 {
-	k.check()
-	return RBF{Variance: k.Variance, LengthScale: k.LengthScale}.Eval(x, y)
-}
-
-func (k *GradRBF) NumParams() int       { return 2 }
-func (k *GradRBF) ParamNames() []string { return []string{"rbf log variance", "rbf log length scale"} }
-func (k *GradRBF) Params(dst []float64) []float64 {
+// NumParams, ParamNames, Params and SetParams make *RBF a ParamKernel
+// with θ = (log σ², log ℓ); a zero Variance is σ² = 1 (Params reports
+// log 1 = 0).
+func (k *RBF) NumParams() int       { return 2 }
+func (k *RBF) ParamNames() []string { return []string{"rbf log variance", "rbf log length scale"} }
+func (k *RBF) Params(dst []float64) []float64 {
+	kv := k.resolved()
 	dst = paramDst(dst, 2)
-	dst[0], dst[1] = math.Log(k.Variance), math.Log(k.LengthScale)
+	dst[0], dst[1] = math.Log(kv.Variance), math.Log(kv.LengthScale)
 	return dst
 }
-func (k *GradRBF) SetParams(theta []float64) {
+func (k *RBF) SetParams(theta []float64) {
 	checkLen(theta, 2)
 	k.Variance, k.LengthScale = math.Exp(theta[0]), math.Exp(theta[1])
 }
 
 // GramTo stores the RBF Gram matrix of the rows of X.
-func (k *GradRBF) GramTo(dst *mat.SymDense, X mat.Matrix) {
-	k.check()
+func (k *RBF) GramTo(dst *mat.SymDense, X mat.Matrix) {
+	kv := k.resolved()
 	n, _ := X.Dims()
 	sizeSym(dst, n)
-	Gram(dst, RBF{Variance: k.Variance, LengthScale: k.LengthScale}, X)
+	Gram(dst, kv, X)
 }
 
 // ParamGrad: ∂K_ij/∂log σ² = K_ij and ∂K_ij/∂log ℓ = K_ij ‖x_i − x_j‖²/ℓ².
-func (k *GradRBF) ParamGrad(g []float64, G mat.Symmetric, X mat.Matrix) {
-	k.check()
+func (k *RBF) ParamGrad(g []float64, G mat.Symmetric, X mat.Matrix) {
+	kv := k.resolved()
 	checkLen(g, 2)
 	n, q := X.Dims()
 	checkG(G, n)
-	il2 := 1 / (k.LengthScale * k.LengthScale)
+	il2 := 1 / (kv.LengthScale * kv.LengthScale)
 	var gv, gl float64
 	xd := mat.DenseCopyOf(X)
 	gs := symRaw(G)
 	for i := 0; i < n; i++ {
 		xi := xd.RawRowView(i)
-		gv += gs(i, i) * k.Variance
+		gv += gs(i, i) * kv.Variance
 		for j := i + 1; j < n; j++ {
 			r2 := sqDist(xi, xd.RawRowView(j))
-			kij := k.Variance * math.Exp(-0.5*r2*il2)
+			kij := kv.Variance * math.Exp(-0.5*r2*il2)
 			gij := 2 * gs(i, j)
 			gv += gij * kij
 			if kij != 0 {
@@ -116,14 +104,14 @@ func (k *GradRBF) ParamGrad(g []float64, G mat.Symmetric, X mat.Matrix) {
 }
 
 // LatentGrad adds 2 Σ_j G_ij K_ij (x_j − x_i)/ℓ² to row i of dst.
-func (k *GradRBF) LatentGrad(dst *mat.Dense, G mat.Symmetric, X mat.Matrix) {
-	k.check()
+func (k *RBF) LatentGrad(dst *mat.Dense, G mat.Symmetric, X mat.Matrix) {
+	kv := k.resolved()
 	n, q := X.Dims()
 	checkG(G, n)
 	if r, c := dst.Dims(); r != n || c != q {
 		panic(mat.ErrShape)
 	}
-	il2 := 1 / (k.LengthScale * k.LengthScale)
+	il2 := 1 / (kv.LengthScale * kv.LengthScale)
 	xd := mat.DenseCopyOf(X)
 	gs := symRaw(G)
 	for i := 0; i < n; i++ {
@@ -133,7 +121,7 @@ func (k *GradRBF) LatentGrad(dst *mat.Dense, G mat.Symmetric, X mat.Matrix) {
 				continue
 			}
 			xj := xd.RawRowView(j)
-			c := 2 * gs(i, j) * k.Variance * math.Exp(-0.5*sqDist(xi, xj)*il2) * il2
+			c := 2 * gs(i, j) * kv.Variance * math.Exp(-0.5*sqDist(xi, xj)*il2) * il2
 			if c == 0 {
 				continue // underflowed: no 0·Inf from far-apart inputs
 			}
@@ -245,7 +233,7 @@ func (k *White) LatentGrad(dst *mat.Dense, G mat.Symmetric, X mat.Matrix) {}
 
 // Sum is the sum of kernels, k = Σ_m k_m, with θ the concatenation of the
 // terms' parameters in order. GPmat's "cmpnd" kernel; the GP-LVM score of
-// the spectral paper uses Sum{&GradRBF{...}, &Bias{...}, &White{...}}.
+// the spectral paper uses Sum{&RBF{...}, &Bias{...}, &White{...}}.
 type Sum []ParamKernel
 
 func (s Sum) Eval(x, y []float64) float64 {

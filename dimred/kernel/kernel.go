@@ -47,6 +47,12 @@ type MatrixKernel interface {
 //
 // LengthScale must be positive: a non-positive ℓ is a programmer error and
 // panics (in Eval and in the bulk paths).
+//
+// One type serves both uses: an RBF value is a MatrixKernel for kernel
+// PCA and the Gram products, and a pointer, *RBF, is also a
+// CrossParamKernel with θ = (log σ², log ℓ) and the gradients a GP-LVM
+// needs (ParamGrad, LatentGrad, CrossGrad; grad.go, crossgrad.go).
+// Written with GPmat's inverse width γ = 1/ℓ² it is σ² exp(−½γ‖x − x'‖²).
 type RBF struct {
 	Variance    float64 // σ², the kernel's value at zero distance; 0 means 1, negative panics
 	LengthScale float64 // ℓ, the distance over which k decays by e^{-1/2}; must be > 0
@@ -234,13 +240,42 @@ func expRow(row []float64, v, h float64) {
 	vec.ScaledExp(row, row, -h, v)
 }
 
-// Linear is the linear kernel k(y, y') = yᵀy', whose feature map is the
-// identity. Kernel PCA with it is principal component analysis (principal
-// coordinates, book §3.4).
-type Linear struct{}
+// Linear is the linear kernel k(y, y') = σ² yᵀy', whose feature map is
+// the identity (scaled by σ). Kernel PCA with it is principal component
+// analysis (principal coordinates, book §3.4). A zero Variance is σ² = 1.
+//
+// One type serves both uses: a Linear value is a MatrixKernel, and a
+// pointer, *Linear, is also a CrossParamKernel with θ = (log σ²) and the
+// gradients a GP-LVM needs (crossgrad.go). A GP-LVM with this kernel (plus
+// noise) is probabilistic PCA in its dual form (Lawrence 2005, §3).
+type Linear struct {
+	Variance float64 // σ²; 0 means 1; negative panics
+}
 
-// Eval returns xᵀy.
-func (Linear) Eval(x, y []float64) float64 {
+// GradLinear is the former name of the linear kernel with gradients.
+//
+// Deprecated: use *Linear, the one linear kernel type.
+type GradLinear = Linear
+
+// GradRBF is the former name of the RBF kernel with gradients.
+//
+// Deprecated: use *RBF, the one RBF kernel type.
+type GradRBF = RBF
+
+// variance returns σ², validating it (0 means 1).
+func (k Linear) variance() float64 {
+	v := k.Variance
+	if v == 0 {
+		return 1
+	}
+	if !(v > 0) || math.IsInf(v, 0) {
+		panic(fmt.Sprintf("dimred: Linear.Variance σ² = %v must be positive and finite", k.Variance))
+	}
+	return v
+}
+
+// Eval returns σ² xᵀy.
+func (k Linear) Eval(x, y []float64) float64 {
 	if len(x) != len(y) {
 		panic(mat.ErrShape)
 	}
@@ -248,14 +283,27 @@ func (Linear) Eval(x, y []float64) float64 {
 	for i, xi := range x {
 		s += xi * y[i]
 	}
+	if v := k.variance(); v != 1 {
+		s *= v
+	}
 	return s
 }
 
-// CrossTo implements MatrixKernel with one matrix product A Bᵀ.
-func (Linear) CrossTo(dst *mat.Dense, A, B mat.Matrix) { dst.Mul(A, B.T()) }
+// CrossTo implements MatrixKernel with one matrix product σ² A Bᵀ.
+func (k Linear) CrossTo(dst *mat.Dense, A, B mat.Matrix) {
+	dst.Mul(A, B.T())
+	if v := k.variance(); v != 1 {
+		dst.Scale(v, dst)
+	}
+}
 
-// SymTo implements MatrixKernel with one symmetric rank-k update Y Yᵀ.
-func (Linear) SymTo(dst *mat.SymDense, Y mat.Matrix) { linalg.Gram(dst, Y) }
+// SymTo implements MatrixKernel with one symmetric rank-k update σ² Y Yᵀ.
+func (k Linear) SymTo(dst *mat.SymDense, Y mat.Matrix) {
+	linalg.Gram(dst, Y)
+	if v := k.variance(); v != 1 {
+		dst.ScaleSym(v, dst)
+	}
+}
 
 // Polynomial is the polynomial kernel
 //

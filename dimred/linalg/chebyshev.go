@@ -114,6 +114,9 @@ func chebyshevLanczos(c *CSR, k int, end EigenEnd, p lanczosParams) ([]float64, 
 	pre := p
 	pre.block, pre.ncv, pre.maxProducts, pre.tol = 1, m, m, 1e-3
 	theta, _, err := blockLanczos(op, min(m, k+q), Smallest, pre)
+	if p.ph.Err() != nil {
+		return nil, nil, p.ph.Err()
+	}
 	if theta == nil {
 		return nil, nil, err
 	}
@@ -140,7 +143,11 @@ func chebyshevLanczos(c *CSR, k int, end EigenEnd, p lanczosParams) ([]float64, 
 		pp.maxProducts = max(1, (p.maxProducts-products)/chebDeg)
 		used := 0
 		pp.products = &used
+		pp.phBase = products
 		_, V, err := blockLanczos(cop, k, Largest, pp)
+		if p.ph.Err() != nil {
+			return nil, nil, p.ph.Err()
+		}
 		products += used*chebDeg + k
 		if V == nil {
 			break

@@ -1,6 +1,7 @@
 package linalg
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/rng"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
@@ -116,7 +118,17 @@ func (o symDenseOp) MulVecTo(dst, x []float64) {
 // iteration limit is reached, EigenSym returns the best approximations with
 // a *NotConvergedError (wrapping ErrNotConverged) holding the residuals.
 func EigenSym(a mat.Symmetric, k int, end EigenEnd, s *EigenSettings) (vals []float64, vecs *mat.Dense, err error) {
-	return eigenSymOp(symDenseOp{a}, a, k, end, s)
+	return eigenSymOp(context.Background(), symDenseOp{a}, a, k, end, s)
+}
+
+// EigenSymContext is EigenSym under ctx: the iterative solvers check ctx
+// before every block of products and return an error wrapping ctx.Err()
+// once it is done; they report the products made, against the limit
+// MaxProducts, as the phase "eigensolver" to ctx's progress.Reporter. The
+// dense solver (n ≤ DenseMax, well under a second) is checked before and
+// after.
+func EigenSymContext(ctx context.Context, a mat.Symmetric, k int, end EigenEnd, s *EigenSettings) (vals []float64, vecs *mat.Dense, err error) {
+	return eigenSymOp(ctx, symDenseOp{a}, a, k, end, s)
 }
 
 // EigenSymOp is EigenSym for a symmetric operator known only through its
@@ -149,10 +161,15 @@ func EigenSym(a mat.Symmetric, k int, end EigenEnd, s *EigenSettings) (vals []fl
 // With EigenDense (or EigenAuto at small n) the operator is materialised
 // column by column, n products.
 func EigenSymOp(op SymOperator, k int, end EigenEnd, s *EigenSettings) (vals []float64, vecs *mat.Dense, err error) {
-	return eigenSymOp(op, nil, k, end, s)
+	return eigenSymOp(context.Background(), op, nil, k, end, s)
 }
 
-func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *EigenSettings) ([]float64, *mat.Dense, error) {
+// EigenSymOpContext is EigenSymOp under ctx (see EigenSymContext).
+func EigenSymOpContext(ctx context.Context, op SymOperator, k int, end EigenEnd, s *EigenSettings) (vals []float64, vecs *mat.Dense, err error) {
+	return eigenSymOp(ctx, op, nil, k, end, s)
+}
+
+func eigenSymOp(ctx context.Context, op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *EigenSettings) ([]float64, *mat.Dense, error) {
 	n := op.Size()
 	if k < 1 || k > n {
 		panic(fmt.Sprintf("dimred: EigenSym k = %d outside [1, %d]", k, n))
@@ -175,11 +192,18 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 			method = EigenLanczos
 		}
 	}
+	if err := progress.Check(ctx, "eigensolver"); err != nil {
+		return nil, nil, err
+	}
 	if method == EigenDense {
 		if dense == nil {
 			dense = materialise(op)
 		}
-		return eigenDense(dense, k, end)
+		vals, vecs, err := eigenDense(dense, k, end)
+		if err == nil {
+			err = progress.Check(ctx, "eigensolver")
+		}
+		return vals, vecs, err
 	}
 	if dense != nil {
 		if err := checkFiniteSym(dense, "A"); err != nil {
@@ -190,7 +214,7 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 			// overflowed and it reported ErrNotConverged with residual
 			// +Inf. Solve for A/sc (exact, a power of two) and scale the
 			// eigenvalues back; one beyond float64 is ErrOverflow.
-			vals, vecs, err := eigenSymOp(symDenseOp{a}, a, k, end, s)
+			vals, vecs, err := eigenSymOp(ctx, symDenseOp{a}, a, k, end, s)
 			for i, v := range vals {
 				if vals[i] = v * sc; math.IsInf(vals[i], 0) {
 					return nil, nil, fmt.Errorf("%w: eigenvalue %d of A is %.4g·%.4g, beyond float64", ErrOverflow, i+1, v, sc)
@@ -217,13 +241,24 @@ func eigenSymOp(op SymOperator, dense mat.Symmetric, k int, end EigenEnd, s *Eig
 	}
 	p.ncv = max(2*k+4*p.block, k+48)
 	p.rnd = rand.New(rng.FitSource(s.Src))
+	ph, err := progress.Start(ctx, "eigensolver", p.maxProducts)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.ph = ph
 	if c, ok := op.(*CSR); ok && method == EigenChebyshev {
 		vals, vecs, err := chebyshevLanczos(c, k, end, p)
+		if e := ph.Err(); e != nil {
+			return nil, nil, e
+		}
 		if !errors.Is(err, errChebUnsuitable) {
 			return vals, vecs, err
 		}
 	}
 	vals, vecs, err := blockLanczos(op, k, end, p)
+	if e := ph.Err(); e != nil {
+		return nil, nil, e
+	}
 	if err != nil && !errors.Is(err, ErrNaN) && s.Method == EigenAuto && n <= autoDenseFallback {
 		if dense == nil {
 			dense = materialise(op)

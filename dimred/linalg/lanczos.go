@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -61,6 +62,12 @@ type lanczosParams struct {
 	ncv         int     // maximum basis size
 	rnd         *rand.Rand
 	products    *int // if not nil, receives the number of products made
+	// ph, if not nil, is the caller's progress phase: checked for
+	// cancellation before every block product and told the products
+	// made (an abandoned run returns no pairs; the caller reports
+	// ph.Err()).
+	ph     *progress.Phase
+	phBase int // products made before this run, for ph (a sequence of runs)
 }
 
 // blockLanczos computes k eigenpairs at one end of the spectrum of the
@@ -124,6 +131,9 @@ func blockLanczos(op SymOperator, k int, end EigenEnd, p lanczosParams) ([]float
 	for {
 		// Multiply the pending block.
 		bp := nb - known
+		if p.ph.Set(p.phBase+products) != nil {
+			return nil, nil, p.ph.Err()
+		}
 		P := V[known*n : nb*n]
 		mulBlock(op, W[:bp*n], P, bp)
 		products += bp

@@ -1,6 +1,7 @@
 package neighbours
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -31,6 +33,15 @@ import (
 // negative one an error wrapping ErrNotDistance, and a graph of no points
 // one wrapping ErrTooFewPoints; then the matrix is nil.
 func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
+	return GeodesicDistancesContext(context.Background(), g)
+}
+
+// GeodesicDistancesContext is GeodesicDistances under ctx: every worker
+// checks ctx before each source (one Dijkstra, O(E log n)), so that a
+// cancelled call returns within one Dijkstra per core with an error
+// wrapping ctx.Err(); the sources solved are reported as the phase
+// "geodesic distances" to ctx's progress.Reporter.
+func GeodesicDistancesContext(ctx context.Context, g *linalg.CSR) (*mat.SymDense, error) {
 	g.Check()
 	n := g.N
 	if n == 0 {
@@ -43,6 +54,10 @@ func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
 	D := mat.NewSymDense(n, nil)
 	raw := D.RawSymmetric()
 	cg := newCompactGraph(g)
+	ph, err := progress.Start(ctx, "geodesic distances", n)
+	if err != nil {
+		return nil, err
+	}
 	var next atomic.Int64
 	// One Dijkstra per worker, each taking the next unsolved source.
 	parallel.Do(maxProcsFor(n), func(int) {
@@ -50,7 +65,7 @@ func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
 		dist := make([]float64, n)
 		for {
 			s := int(next.Add(1) - 1)
-			if s >= n {
+			if s >= n || ph.Add(1) != nil {
 				break
 			}
 			dj.run(cg, s, dist)
@@ -63,6 +78,9 @@ func GeodesicDistances(g *linalg.CSR) (*mat.SymDense, error) {
 			}
 		}
 	})
+	if err := ph.Err(); err != nil {
+		return nil, err
+	}
 	if err := CheckConnected(g); err != nil {
 		return D, err
 	}
@@ -104,6 +122,13 @@ func checkEdgeLengths(g *linalg.CSR) error {
 // error as for GeodesicDistances, with a nil matrix. A source outside
 // [0, n) panics.
 func GeodesicDistancesFrom(g *linalg.CSR, src []int) (*mat.Dense, error) {
+	return GeodesicDistancesFromContext(context.Background(), g, src)
+}
+
+// GeodesicDistancesFromContext is GeodesicDistancesFrom under ctx (see
+// GeodesicDistancesContext; the phase is "geodesic distances from
+// landmarks").
+func GeodesicDistancesFromContext(ctx context.Context, g *linalg.CSR, src []int) (*mat.Dense, error) {
 	g.Check()
 	n := g.N
 	for _, s := range src {
@@ -124,13 +149,17 @@ func GeodesicDistancesFrom(g *linalg.CSR, src []int) (*mat.Dense, error) {
 		compact[o] = c
 	}
 	out := mat.NewDense(len(src), n, nil)
+	ph, err := progress.Start(ctx, "geodesic distances from landmarks", len(src))
+	if err != nil {
+		return nil, err
+	}
 	var next atomic.Int64
 	parallel.Do(maxProcsFor(len(src)), func(int) {
 		dj := newDijkstra(n)
 		dist := make([]float64, n)
 		for {
 			a := int(next.Add(1) - 1)
-			if a >= len(src) {
+			if a >= len(src) || ph.Add(1) != nil {
 				break
 			}
 			dj.run(cg, compact[src[a]], dist)
@@ -140,6 +169,9 @@ func GeodesicDistancesFrom(g *linalg.CSR, src []int) (*mat.Dense, error) {
 			}
 		}
 	})
+	if err := ph.Err(); err != nil {
+		return nil, err
+	}
 	if err := CheckConnected(g); err != nil {
 		return out, err
 	}

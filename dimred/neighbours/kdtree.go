@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/dimredbook/book/dimred/internal/parallel"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -188,12 +189,16 @@ func (s *knnSearch) visit(id int32) {
 // knnKDTree fills nb with every point's k nearest neighbours, ties in
 // distance broken by index as by brute force, querying in tree order (so
 // consecutive queries touch the same leaves) on all cores.
-func knnKDTree(yd *mat.Dense, k int, nb *Neighbours) {
+func knnKDTree(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
 	n, p := yd.Dims()
 	t := newKDTree(yd)
 	parallel.For(n, 256, func(lo, hi int) {
 		s := knnSearch{t: t, k: k, best: make([]nbCand, 0, k)}
 		for r := lo; r < hi; r++ {
+			// Check and report every 64 queries (a few µs each).
+			if (r-lo)%64 == 0 && ph.Add(min(64, hi-r)) != nil {
+				return
+			}
 			i := t.idx[r]
 			s.q, s.self, s.best = t.pts[r*p:(r+1)*p], i, s.best[:0]
 			s.visit(0)

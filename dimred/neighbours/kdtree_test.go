@@ -28,7 +28,7 @@ func TestKDTreeMatchesDefinition(t *testing.T) {
 			}
 		}
 		nb := &Neighbours{N: tc.n, K: tc.k, Index: make([]int, tc.n*tc.k), Dist: make([]float64, tc.n*tc.k)}
-		knnKDTree(Y, tc.k, nb)
+		knnKDTree(nil, Y, tc.k, nb)
 		for i := 0; i < tc.n; i++ {
 			var all []nbCand
 			for j := 0; j < tc.n; j++ {

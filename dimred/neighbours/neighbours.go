@@ -1,6 +1,7 @@
 package neighbours
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -9,6 +10,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
+	"github.com/dimredbook/book/dimred/progress"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -80,6 +82,14 @@ func KNearest(Y mat.Matrix, k int) (*Neighbours, error) { return Search{}.KNeare
 // power of two before squaring, so a distance is finite whenever its true
 // value is representable; one that is not is reported as ErrOverflow.
 func (s Search) KNearest(Y mat.Matrix, k int) (*Neighbours, error) {
+	return s.KNearestContext(context.Background(), Y, k)
+}
+
+// KNearestContext is KNearest under ctx: the search stops within one
+// block of query rows once ctx is done, returning an error wrapping
+// ctx.Err(), and reports the rows searched as the phase "k-nearest
+// neighbours" to ctx's progress.Reporter.
+func (s Search) KNearestContext(ctx context.Context, Y mat.Matrix, k int) (*Neighbours, error) {
 	n, p := Y.Dims()
 	if k < 1 || k >= n {
 		panic(fmt.Sprintf("dimred: KNearest k = %d outside [1, %d)", k, n))
@@ -92,10 +102,17 @@ func (s Search) KNearest(Y mat.Matrix, k int) (*Neighbours, error) {
 	}
 	yd, scale := scaledCopy(Y)
 	nb := &Neighbours{N: n, K: k, Index: make([]int, n*k), Dist: make([]float64, n*k)}
+	ph, err := progress.Start(ctx, "k-nearest neighbours", n)
+	if err != nil {
+		return nil, err
+	}
 	if s.useTree(p) {
-		knnKDTree(yd, k, nb)
+		knnKDTree(ph, yd, k, nb)
 	} else {
-		knnBrute(yd, k, nb)
+		knnBrute(ph, yd, k, nb)
+	}
+	if err := ph.Err(); err != nil {
+		return nil, err
 	}
 	if scale != 1 {
 		for t, d := range nb.Dist {
@@ -193,7 +210,7 @@ func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.
 // Σ_c (y_ic − y_jc)² in column order — the kd-tree's arithmetic — ties
 // broken by index. The extra candidates are few (only those at the k-th
 // distance to within ~10⁻¹⁴ of the norms), so the fast path is kept.
-func knnBrute(yd *mat.Dense, k int, nb *Neighbours) {
+func knnBrute(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
 	n, p := yd.Dims()
 	sq := linalg.RowSquaredNorms(yd)
 	sqmax := 0.0
@@ -215,6 +232,11 @@ func knnBrute(yd *mat.Dense, k int, nb *Neighbours) {
 	}
 	for r0 := 0; r0 < n; r0 += knnBlockRows {
 		r1 := min(n, r0+knnBlockRows)
+		// The row blocks are the search's unit of work: one block of
+		// 256 rows against the rest costs 512·n·p flops.
+		if ph.Add(r1-r0) != nil {
+			return
+		}
 		h, w := r1-r0, n-r0
 		q := blas64.General{Rows: h, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
 		rest := blas64.General{Rows: w, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
@@ -369,7 +391,12 @@ func KNNGraph(Y mat.Matrix, k int, sym Symmetrisation) (*linalg.CSR, error) {
 // KNNGraph returns the symmetrised k-nearest-neighbour graph of the rows of
 // Y with edge weights ‖y_i − y_j‖: KNearest followed by Graph.
 func (s Search) KNNGraph(Y mat.Matrix, k int, sym Symmetrisation) (*linalg.CSR, error) {
-	nb, err := s.KNearest(Y, k)
+	return s.KNNGraphContext(context.Background(), Y, k, sym)
+}
+
+// KNNGraphContext is KNNGraph under ctx (see KNearestContext).
+func (s Search) KNNGraphContext(ctx context.Context, Y mat.Matrix, k int, sym Symmetrisation) (*linalg.CSR, error) {
+	nb, err := s.KNearestContext(ctx, Y, k)
 	if err != nil {
 		return nil, err
 	}
@@ -388,6 +415,13 @@ func EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 // p ≤ KDTreeMaxDim and blocked BLAS distances otherwise, and rescales data
 // of extreme scale so that no representable distance overflows.
 func (s Search) EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
+	return s.EpsilonGraphContext(context.Background(), Y, eps)
+}
+
+// EpsilonGraphContext is EpsilonGraph under ctx: the search stops within
+// one block of rows once ctx is done, returning an error wrapping
+// ctx.Err(), and reports the rows searched as the phase "ε-neighbours".
+func (s Search) EpsilonGraphContext(ctx context.Context, Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 	n, p := Y.Dims()
 	if !(eps > 0) {
 		panic("dimred: EpsilonGraph eps must be positive")
@@ -401,10 +435,17 @@ func (s Search) EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 	yd, scale := scaledCopy(Y)
 	rows := make([][]nbCand, n)
 	e2 := (eps / scale) * (eps / scale)
+	ph, err := progress.Start(ctx, "ε-neighbours", n)
+	if err != nil {
+		return nil, err
+	}
 	if s.useTree(p) {
 		tree, pts := buildKDTree(yd)
 		parallel.For(n, 64, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
+				if (i-lo)%64 == 0 && ph.Add(min(64, hi-i)) != nil {
+					return
+				}
 				keep := kdtree.NewDistKeeper(e2)
 				tree.NearestSet(keep, pts[i])
 				for _, c := range keep.Heap {
@@ -424,6 +465,9 @@ func (s Search) EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 		g := make([]float64, knnBlockRows*n)
 		for r0 := 0; r0 < n; r0 += knnBlockRows {
 			r1 := min(n, r0+knnBlockRows)
+			if ph.Add(r1-r0) != nil {
+				break
+			}
 			q := blas64.General{Rows: r1 - r0, Cols: p, Stride: yr.Stride, Data: yr.Data[r0*yr.Stride:]}
 			linalg.Gemm(blas.NoTrans, blas.Trans, 1, q, all, 0, blas64.General{Rows: r1 - r0, Cols: n, Stride: n, Data: g})
 			for ii := 0; ii < r1-r0; ii++ {
@@ -435,6 +479,9 @@ func (s Search) EpsilonGraph(Y mat.Matrix, eps float64) (*linalg.CSR, error) {
 				}
 			}
 		}
+	}
+	if err := ph.Err(); err != nil {
+		return nil, err
 	}
 	var ii, jj []int
 	var vv []float64

@@ -1,11 +1,13 @@
 package sdp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"runtime"
 
+	"github.com/dimredbook/book/dimred/progress"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -42,6 +44,14 @@ type Settings struct {
 	// Workers is the number of goroutines that assemble the Schur
 	// complement; zero means runtime.GOMAXPROCS(0).
 	Workers int
+	// Context, if not nil, is the caller's: the solver checks it before
+	// every iteration and between its dense steps (each one O(n³) or
+	// O(m³) operation: Z⁻¹, the Schur complement and its factor, each
+	// direction and step length), and
+	// returns an error wrapping its Err() (and no solution) once it is
+	// done; it reports the iterations, of MaxIter, as the progress phase
+	// "semidefinite programme".
+	Context context.Context
 }
 
 func (s *Settings) defaults() Settings {
@@ -162,6 +172,13 @@ func solve(n int, cm *spmat, cons []*spmat, b []float64, meq int, set Settings) 
 		}
 	}
 	sv.nl = len(sv.lpRow)
+	if set.Context != nil {
+		ph, err := progress.Start(set.Context, "semidefinite programme", set.MaxIter)
+		if err != nil {
+			return nil, err
+		}
+		sv.ph = ph
+	}
 	return sv.run()
 }
 
@@ -184,6 +201,7 @@ type solver struct {
 	xrdzi       []float64 // X Rd Z⁻¹
 	mfac        []float64 // Cholesky factor of the Schur complement (upper, m×m)
 	res         Result
+	ph          *progress.Phase // nil without a Context
 }
 
 func (sv *solver) run() (*Solution, error) {
@@ -227,6 +245,9 @@ func (sv *solver) run() (*Solution, error) {
 
 	var hist []float64
 	for iter := 0; ; iter++ {
+		if err := sv.ph.Set(iter); err != nil {
+			return nil, err
+		}
 		// Residuals and the stopping rule.
 		for k, a := range sv.cons {
 			sv.rp[k] = sv.b[k] - a.inner(sv.x, n)
@@ -315,13 +336,25 @@ func (sv *solver) run() (*Solution, error) {
 		if !sv.invertZ() {
 			return sv.solution(), fmt.Errorf("%w: Z lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		mul3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n)
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		sv.schur(M)
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		for v, k := range sv.lpRow {
 			M[k*m+k] += sv.s[v] / sv.zs[v]
 		}
 		if !sv.factor(M) {
 			return sv.solution(), fmt.Errorf("%w: Schur complement not positive definite at iteration %d (dependent constraints?)", ErrNumerical, iter)
+		}
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
 		}
 
 		// Predictor: σ = 0.
@@ -332,8 +365,17 @@ func (sv *solver) run() (*Solution, error) {
 			rc[l] = -sv.s[l] * sv.zs[l]
 		}
 		sv.direction(&pa, e, rc, rhs, tmp)
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		ap, ok1 := sv.maxStep(sv.x, pa.dx, sv.s, pa.ds)
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		ad, ok2 := sv.maxStep(sv.z, pa.dz, sv.zs, pa.dzs)
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		if !ok1 || !ok2 {
 			return sv.solution(), fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
@@ -351,6 +393,9 @@ func (sv *solver) run() (*Solution, error) {
 
 		// Corrector: E = σμ Z⁻¹ − X − ΔXa ΔZa Z⁻¹.
 		mul3(e, pa.dx, pa.dz, sv.zi, tmp, n)
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		for i := range e {
 			e[i] = sigma*mu*sv.zi[i] - sv.x[i] - e[i]
 		}
@@ -358,8 +403,17 @@ func (sv *solver) run() (*Solution, error) {
 			rc[l] = sigma*mu - sv.s[l]*sv.zs[l] - pa.ds[l]*pa.dzs[l]
 		}
 		sv.direction(&pc, e, rc, rhs, tmp)
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		ap, ok1 = sv.maxStep(sv.x, pc.dx, sv.s, pc.ds)
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		ad, ok2 = sv.maxStep(sv.z, pc.dz, sv.zs, pc.dzs)
+		if err := sv.ph.Err(); err != nil {
+			return nil, err
+		}
 		if !ok1 || !ok2 {
 			return sv.solution(), fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
