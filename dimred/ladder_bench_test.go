@@ -86,4 +86,3 @@ func BenchmarkLadderKernelPCA(b *testing.B) {
 		})
 	}
 }
-
