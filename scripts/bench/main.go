@@ -79,7 +79,7 @@ func main() {
 	smoke := flag.Bool("smoke", false, "tiny sizes, agreement only; nothing is written")
 	repeats := flag.Int("repeats", 3, "timed runs per side; the minimum is kept")
 	python := flag.String("python", "/usr/bin/python3", "Python with numpy, SciPy and scikit-learn")
-	only := flag.String("only", "", "run only the tasks whose name contains this (not recorded)")
+	only := flag.String("only", "", "run only the tasks whose name contains this, or one of several separated by | (not recorded)")
 	report := flag.Bool("report", false, "only rewrite RESULTS.md and the README table from the recorded results-*.json")
 	threads := flag.Int("threads", 0, "threads per side (GOMAXPROCS and the BLAS/OpenMP pools); 0: each side's default")
 	flag.Parse()
@@ -107,6 +107,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// selected reports whether the task name contains one of the
+// |-separated parts of only (every task when only is empty).
+func selected(name, only string) bool {
+	if only == "" {
+		return true
+	}
+	for _, part := range strings.Split(only, "|") {
+		if part != "" && strings.Contains(name, part) {
+			return true
+		}
+	}
+	return false
 }
 
 // threadVars are the environment variables that size the thread pools of
@@ -287,7 +301,7 @@ func bench(smoke bool, repeats int, python, only string, threads int) error {
 	defer os.RemoveAll(tmp)
 	failed := 0
 	for ti, t := range tasks(!smoke) {
-		if only != "" && !strings.Contains(t.name, only) {
+		if !selected(t.name, only) {
 			continue
 		}
 		dir := filepath.Join(tmp, fmt.Sprint(ti))
