@@ -44,7 +44,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/dimredbook/book/dimred/linalg"
@@ -57,6 +56,9 @@ type row struct {
 	Go       float64 `json:"go_seconds"`
 	Py       float64 `json:"py_seconds"`
 	Ratio    float64 `json:"ratio"`
+	GoCPU    float64 `json:"go_cpu_seconds,omitempty"` // process CPU time (all threads), minimum over the runs
+	PyCPU    float64 `json:"py_cpu_seconds,omitempty"`
+	CPURatio float64 `json:"cpu_ratio,omitempty"` // PyCPU / GoCPU
 	Agree    bool    `json:"agree"`
 	Detail   string  `json:"detail"`
 	Threads  int     `json:"threads,omitempty"` // threads per side; 0: each side's default
@@ -145,11 +147,7 @@ func pinThreads(n int) error {
 		runtime.GOMAXPROCS(n)
 		return nil
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	return syscall.Exec(exe, os.Args, os.Environ())
+	return reexec()
 }
 
 // pySide is the persistent scikit-learn process.
@@ -315,19 +313,24 @@ func bench(smoke bool, repeats int, python, only string, threads int) error {
 		if err != nil {
 			return fmt.Errorf("%s: %v", t.name, err)
 		}
-		var goT, pyT []float64
+		var goT, pyT, goC, pyC []float64
 		for rep := 0; rep < repeats; rep++ {
 			runtime.GC()
-			start := time.Now()
+			start, c0 := time.Now(), cpuSeconds()
 			if err := runGo(); err != nil {
 				return fmt.Errorf("%s: dimred: %v", t.name, err)
 			}
 			goT = append(goT, time.Since(start).Seconds())
-			var res struct{ Seconds float64 }
+			goC = append(goC, cpuSeconds()-c0)
+			var res struct {
+				Seconds    float64
+				CPUSeconds float64 `json:"cpu_seconds"`
+			}
 			if err := py.ask(t.py+" "+dir, &res); err != nil {
 				return fmt.Errorf("%s: %v", t.name, err)
 			}
 			pyT = append(pyT, res.Seconds)
+			pyC = append(pyC, res.CPUSeconds)
 		}
 		detail, ok, err := check(dir)
 		if err != nil {
@@ -335,6 +338,9 @@ func bench(smoke bool, repeats int, python, only string, threads int) error {
 		}
 		rw := row{Name: t.name, Threads: threads, Go: slices.Min(goT), Py: slices.Min(pyT), Agree: ok, Detail: detail}
 		rw.Ratio = rw.Py / rw.Go
+		if gc, pc := slices.Min(goC), slices.Min(pyC); gc > 0 && pc > 0 {
+			rw.GoCPU, rw.PyCPU, rw.CPURatio = gc, pc, pc/gc
+		}
 		if t.flops > 0 {
 			rw.GoGFlops, rw.PyGFlops = t.flops/rw.Go/1e9, t.flops/rw.Py/1e9
 		}
@@ -349,7 +355,7 @@ func bench(smoke bool, repeats int, python, only string, threads int) error {
 		if smoke {
 			fmt.Printf("bench: %-70s %s: %s\n", t.name, mark, detail)
 		} else {
-			fmt.Printf("bench: %-70s %8.3f s %8.3f s %6.2f×  %s: %s\n", t.name, rw.Go, rw.Py, rw.Ratio, mark, detail)
+			fmt.Printf("bench: %-70s %8.3f s %8.3f s %6.2f×  CPU %8.3f s %8.3f s %6.2f×  %s: %s\n", t.name, rw.Go, rw.Py, rw.Ratio, rw.GoCPU, rw.PyCPU, rw.CPURatio, mark, detail)
 		}
 		os.RemoveAll(dir)
 	}

@@ -52,7 +52,13 @@ func table(r run) string {
 		fmt.Fprintf(&b, "- both sides pinned: GOMAXPROCS, OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS, NUMBA_NUM_THREADS = %d\n", r.Threads)
 	}
 	b.WriteString("\n")
-	b.WriteString("| task | dimred | scikit-learn / SciPy | ratio (theirs/ours) | agreement |\n|---|---:|---:|---:|---|\n")
+	cpu := hasCPU(r)
+	if cpu {
+		b.WriteString("Wall time, and CPU time (user + system, all threads of the process) of the same runs: on a loaded machine the CPU ratio is the steadier comparison.\n\n")
+		b.WriteString("| task | dimred | scikit-learn / SciPy | ratio (theirs/ours) | CPU: dimred | CPU: theirs | CPU ratio | agreement |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
+	} else {
+		b.WriteString("| task | dimred | scikit-learn / SciPy | ratio (theirs/ours) | agreement |\n|---|---:|---:|---:|---|\n")
+	}
 	for _, w := range r.Rows {
 		g, p := secs(w.Go), secs(w.Py)
 		if w.GoGFlops > 0 {
@@ -63,9 +69,28 @@ func table(r run) string {
 		if w.Ratio < 1 {
 			ratio = "**" + ratio + "**"
 		}
+		if cpu {
+			cr := fmt.Sprintf("%.2f", w.CPURatio)
+			if w.CPURatio < 1 {
+				cr = "**" + cr + "**"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", w.Name, g, p, ratio, secs(w.GoCPU), secs(w.PyCPU), cr, strings.ReplaceAll(w.Detail, "|", `\|`))
+			continue
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", w.Name, g, p, ratio, strings.ReplaceAll(w.Detail, "|", `\|`))
 	}
 	return b.String()
+}
+
+// hasCPU reports whether the run recorded CPU times (runs before they
+// were measured did not).
+func hasCPU(r run) bool {
+	for _, w := range r.Rows {
+		if w.CPURatio > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func readRuns() ([]run, error) {
@@ -160,6 +185,10 @@ func writeReadme(runs []run) error {
 		}
 		fmt.Fprintf(&t, " %s, %s: dimred | ratio |", map[string]string{"gonum": "pure Go", "openblas": "OpenBLAS"}[r.Build], th)
 		sep += "---:|---:|"
+		if hasCPU(r) {
+			t.WriteString(" CPU ratio |")
+			sep += "---:|"
+		}
 	}
 	t.WriteString("\n" + sep + "\n")
 	names := []string{}
@@ -179,16 +208,22 @@ func writeReadme(runs []run) error {
 			for _, w := range r.Rows {
 				if w.Name == n {
 					fmt.Fprintf(&t, " %s | %.2f |", secs(w.Go), w.Ratio)
+					if hasCPU(r) {
+						fmt.Fprintf(&t, " %.2f |", w.CPURatio)
+					}
 					found = true
 				}
 			}
 			if !found {
 				t.WriteString(" – | – |")
+				if hasCPU(r) {
+					t.WriteString(" – |")
+				}
 			}
 		}
 		t.WriteString("\n")
 	}
-	t.WriteString("\nRatio = scikit-learn/SciPy time ÷ dimred time in the same run (above 1: dimred faster).")
+	t.WriteString("\nRatio = scikit-learn/SciPy time ÷ dimred time in the same run (above 1: dimred faster); CPU ratio, where recorded, the same for the CPU time of the two processes (user + system, all threads).")
 	for _, r := range runs {
 		fmt.Fprintf(&t, " %s build, %s: %s, load average %s → %s.", r.Build, threadsLabel(r.Threads), r.Date, r.LoadStart, r.LoadEnd)
 	}
