@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dimredbook/book/datasets"
+	"github.com/dimredbook/book/dimred/internal/benchutil"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -98,7 +99,8 @@ func TestALLEParentsUnchanged(t *testing.T) {
 // per point (44 s).
 func BenchmarkALLEParents10000(b *testing.B) {
 	Y := swissRollBench(10000)
-	for b.Loop() {
+	defer benchutil.CPUMetric(b)()
+	for range b.N {
 		a := &AcyclicLLE{Q: 2}
 		if err := a.Fit(Y); err != nil {
 			b.Fatal(err)
