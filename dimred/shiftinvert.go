@@ -126,9 +126,10 @@ func rcmOrder(a *linalg.CSR) []int {
 }
 
 // factorEnvelope factorises A + σI (A symmetric CSR) in RCM order. It
-// returns errEnvelopeTooLarge over the budget and ErrSingular when a pivot
-// is not positive.
-func factorEnvelope(a *linalg.CSR, sigma float64) (*envelopeCholesky, error) {
+// returns errEnvelopeTooLarge over the memory budget (maxEnvelope entries)
+// or when the factorisation's cost, envelopeFlops, exceeds maxFlops (≤ 0:
+// no limit), and ErrSingular when a pivot is not positive.
+func factorEnvelope(a *linalg.CSR, sigma, maxFlops float64) (*envelopeCholesky, error) {
 	n := a.N
 	perm := rcmOrder(a)
 	inv := make([]int, n)
@@ -151,6 +152,9 @@ func factorEnvelope(a *linalg.CSR, sigma float64) (*envelopeCholesky, error) {
 	}
 	if ptr[n] > maxEnvelope {
 		return nil, fmt.Errorf("%w: %d entries", errEnvelopeTooLarge, ptr[n])
+	}
+	if f := envelopeFlops(first); maxFlops > 0 && f > maxFlops {
+		return nil, fmt.Errorf("%w: %.3g flops to factorise, over the budget of %.3g", errEnvelopeTooLarge, f, maxFlops)
 	}
 	val := make([]float64, ptr[n])
 	for k := 0; k < n; k++ {
@@ -189,6 +193,21 @@ func factorEnvelope(a *linalg.CSR, sigma float64) (*envelopeCholesky, error) {
 		ri[i-fi] = math.Sqrt(s)
 	}
 	return &envelopeCholesky{n: n, perm: perm, first: first, ptr: ptr, val: val}, nil
+}
+
+// envelopeFlops is the cost model of the envelope Cholesky factorisation
+// whose row i starts at column first[i]: row i of the bordering algorithm
+// takes Σ_{j<i in the row} (j − max(first_i, first_j)) ≤ ℓ_i²/2
+// multiply–adds, ℓ_i = i − first[i] + 1; the model counts ℓ_i² flops
+// (exact up to the overlap of the rows, an upper bound). It is
+// nondecreasing in every ℓ_i.
+func envelopeFlops(first []int) float64 {
+	f := 0.0
+	for i, fi := range first {
+		l := float64(i - fi + 1)
+		f += l * l
+	}
+	return f
 }
 
 // Size and MulVecTo make the factor the SymOperator x ↦ (A + σI)⁻¹ x.
@@ -231,6 +250,17 @@ func (c *envelopeCholesky) MulVecTo(dst, x []float64) {
 // Rayleigh–Ritz step with a itself. errEnvelopeTooLarge means: use the
 // plain eigensolver.
 func bottomShiftInvert(ctx context.Context, a *linalg.CSR, k int, s *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
+	return bottomShiftInvertOpt(ctx, a, k, s, nil, 0)
+}
+
+// bottomShiftInvertOpt is bottomShiftInvert with a known null vector u of
+// a (a u = 0, u ≠ 0; nil: none) and a budget maxFlops for the
+// factorisation (envelopeFlops; ≤ 0: none). With u the Lanczos runs on
+// P (a + σI)⁻¹ P, P = I − ûûᵀ, for the k − 1 pairs above the null space:
+// the null vector's eigenvalue 1/σ of the inverse would otherwise set the
+// scale of the convergence test and leave the wanted pairs, whose
+// eigenvalues are 1/λ ≪ 1/σ, converged only to ~σ/λ of it.
+func bottomShiftInvertOpt(ctx context.Context, a *linalg.CSR, k int, s *linalg.EigenSettings, u []float64, maxFlops float64) ([]float64, *mat.Dense, error) {
 	n := a.N
 	dmax := 0.0
 	for i := 0; i < n; i++ {
@@ -242,7 +272,7 @@ func bottomShiftInvert(ctx context.Context, a *linalg.CSR, k int, s *linalg.Eige
 	)
 	sigma := 1e-10 * dmax
 	for try := 0; try < 4; try++ {
-		f, err = factorEnvelope(a, sigma)
+		f, err = factorEnvelope(a, sigma, maxFlops)
 		if err == nil || errors.Is(err, errEnvelopeTooLarge) {
 			break
 		}
@@ -258,9 +288,25 @@ func bottomShiftInvert(ctx context.Context, a *linalg.CSR, k int, s *linalg.Eige
 	if es.Method == linalg.EigenChebyshev || es.Method == linalg.EigenAuto {
 		es.Method = linalg.EigenLanczos
 	}
-	_, V, err := linalg.EigenSymOpContext(ctx, f, k, linalg.Largest, &es)
-	if err != nil {
-		return nil, nil, err
+	var V *mat.Dense
+	if u == nil {
+		if _, V, err = linalg.EigenSymOpContext(ctx, f, k, linalg.Largest, &es); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		uh := make([]float64, n)
+		copy(uh, u)
+		nrm := math.Sqrt(dot(uh, uh))
+		for i := range uh {
+			uh[i] /= nrm
+		}
+		_, W, err := linalg.EigenSymOpContext(ctx, deflated{f, uh}, k-1, linalg.Largest, &es)
+		if err != nil {
+			return nil, nil, err
+		}
+		V = mat.NewDense(n, k, nil)
+		V.SetCol(0, uh)
+		V.Slice(0, n, 1, k).(*mat.Dense).Copy(W)
 	}
 	// Rayleigh–Ritz with a: V is orthonormal; diagonalise Vᵀ a V.
 	AV := mat.NewDense(n, k, nil)
@@ -288,4 +334,25 @@ func bottomShiftInvert(ctx context.Context, a *linalg.CSR, k int, s *linalg.Eige
 	vecs.Mul(V, &Z)
 	linalg.FixSigns(&vecs)
 	return vals, &vecs, nil
+}
+
+// deflated is the operator x ↦ P F P x, P = I − uuᵀ (u unit).
+type deflated struct {
+	f linalg.SymOperator
+	u []float64
+}
+
+func (d deflated) Size() int { return d.f.Size() }
+
+func (d deflated) MulVecTo(dst, x []float64) {
+	c := dot(d.u, x)
+	tmp := make([]float64, len(x))
+	for i, v := range x {
+		tmp[i] = v - c*d.u[i]
+	}
+	d.f.MulVecTo(dst, tmp)
+	c = dot(d.u, dst)
+	for i := range dst {
+		dst[i] -= c * d.u[i]
+	}
 }

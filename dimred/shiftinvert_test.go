@@ -20,7 +20,7 @@ func TestEnvelopeCholeskySolve(t *testing.T) {
 	}
 	L := neighbours.Laplacian(g)
 	const sigma = 0.1
-	f, err := factorEnvelope(L, sigma)
+	f, err := factorEnvelope(L, sigma, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,3 +90,37 @@ func BenchmarkNeighbourhoodCurves(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIsomapLandmark100k is landmark Isomap beyond the memory of the
+// full method: n = 100 000 swiss-roll points (k = 10, m = 400 landmarks).
+// Full Isomap stores the n×n geodesics, 8n² bytes = 80 GB here (the
+// hostile-input tests found it stops near n = 44 000 in 24 GB); the
+// landmark route stores m×n, 320 MB. peak-MB is the process's maximum
+// resident set (getrusage), which includes the benchmark's own data.
+func BenchmarkIsomapLandmark100k(b *testing.B) {
+	Y := testutil.SwissRoll(100000, 1)
+	b.ResetTimer()
+	defer benchutil.CPUMetric(b)()
+	for range b.N {
+		m := Isomap{Q: 2, K: 10, Landmarks: 400}
+		if err := m.Fit(Y); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(peakRSSMB(), "peak-MB")
+}
+
+// BenchmarkEigenmapsJitteredGrid10000 is Laplacian eigenmaps on a
+// path-like graph (a jittered 1-D grid, n = 10 000, k = 10), whose small
+// eigenvalues cluster (λ_j ≈ (πj/n)²): 7.6 s of CPU on one thread by
+// Chebyshev–Lanczos, 37 ms by the shift-invert route it now takes.
+func BenchmarkEigenmapsJitteredGrid10000(b *testing.B) {
+	Y := jitteredGrid(10000, 1)
+	defer benchutil.CPUMetric(b)()
+	for range b.N {
+		m := LaplacianEigenmaps{Q: 2, K: 10}
+		if err := m.Fit(Y); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -230,6 +230,11 @@ func eigenSymOp(ctx context.Context, op SymOperator, dense mat.Symmetric, k int,
 	}
 	if p.maxProducts <= 0 {
 		p.maxProducts = max(20000, 10*n)
+		if _, isCSR := op.(*CSR); s.Method == EigenAuto && !isCSR && n <= autoDenseFallback {
+			// Past about the dense solve's cost, fall back to it
+			// (policy.go): no size pays much more than the dense route.
+			p.maxProducts = DenseEquivalentProducts(n)
+		}
 	}
 	_, blockFast := op.(blockOperator)
 	if p.block <= 0 {

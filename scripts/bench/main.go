@@ -4,6 +4,8 @@
 //	go run ./scripts/bench                      # full size ladders (minutes)
 //	go run -tags openblas ./scripts/bench       # the same with OpenBLAS under gonum
 //	go run ./scripts/bench -smoke               # tiny sizes, agreement only (scripts/test)
+//	go run ./scripts/bench -threads 1           # per core: one thread on each side
+//	go run ./scripts/bench -report              # RESULTS.md and README's table from the results files
 //
 // Every task's input is written once to .npy files that both sides read;
 // loading is not timed. For each task the two sides run alternately
@@ -13,8 +15,16 @@
 // python3 is /usr/bin/python3). The table gives theirs/ours: above 1,
 // dimred is faster.
 //
+// -threads N pins both sides to N threads: the Go side runs with
+// GOMAXPROCS=N, the Python side (and, in the openblas build, the Go side's
+// OpenBLAS) with OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS and
+// NUMBA_NUM_THREADS = N. These are read when the libraries load, so the
+// driver re-executes itself with them set before anything runs. The
+// default (0) leaves every side at its own default (all cores).
+//
 // Without -smoke the run is recorded in scripts/bench/results-<blas>.json
-// (blas = gonum or openblas), scripts/bench/RESULTS.md is rewritten from
+// (blas = gonum or openblas; results-<blas>-<N>thread.json under
+// -threads N), scripts/bench/RESULTS.md is rewritten from
 // every results file present, and so is the table between the
 // bench:begin/bench:end markers of README.md.
 package main
@@ -32,6 +42,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,14 +56,19 @@ type row struct {
 	Go       float64 `json:"go_seconds"`
 	Py       float64 `json:"py_seconds"`
 	Ratio    float64 `json:"ratio"`
+	GoCPU    float64 `json:"go_cpu_seconds,omitempty"` // process CPU time (all threads), minimum over the runs
+	PyCPU    float64 `json:"py_cpu_seconds,omitempty"`
+	CPURatio float64 `json:"cpu_ratio,omitempty"` // PyCPU / GoCPU
 	Agree    bool    `json:"agree"`
 	Detail   string  `json:"detail"`
+	Threads  int     `json:"threads,omitempty"` // threads per side; 0: each side's default
 	GoGFlops float64 `json:"go_gflops,omitempty"`
 	PyGFlops float64 `json:"py_gflops,omitempty"`
 }
 
 type run struct {
-	Build     string            `json:"build"` // gonum or openblas
+	Build     string            `json:"build"`             // gonum or openblas
+	Threads   int               `json:"threads,omitempty"` // threads per side; 0: each side's default (all cores)
 	Date      string            `json:"date"`
 	Machine   map[string]string `json:"machine"`
 	LoadStart string            `json:"load_start"`
@@ -65,15 +81,73 @@ func main() {
 	smoke := flag.Bool("smoke", false, "tiny sizes, agreement only; nothing is written")
 	repeats := flag.Int("repeats", 3, "timed runs per side; the minimum is kept")
 	python := flag.String("python", "/usr/bin/python3", "Python with numpy, SciPy and scikit-learn")
-	only := flag.String("only", "", "run only the tasks whose name contains this (not recorded)")
+	only := flag.String("only", "", "run only the tasks whose name contains this, or one of several separated by | (not recorded)")
+	report := flag.Bool("report", false, "only rewrite RESULTS.md and the README table from the recorded results-*.json")
+	threads := flag.Int("threads", 0, "threads per side (GOMAXPROCS and the BLAS/OpenMP pools); 0: each side's default")
 	flag.Parse()
+	if *report {
+		if err := writeReports(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *threads < 0 {
+		fmt.Fprintln(os.Stderr, "bench: -threads must be ≥ 0")
+		os.Exit(2)
+	}
+	if *threads > 0 {
+		if err := pinThreads(*threads); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+	}
 	// dimred's BLAS for every gonum product of the run, as a user who
 	// wants speed would (importing dimred alone changes no global state).
 	linalg.UseFastBLAS()
-	if err := bench(*smoke, *repeats, *python, *only); err != nil {
+	if err := bench(*smoke, *repeats, *python, *only, *threads); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// selected reports whether the task name contains one of the
+// |-separated parts of only (every task when only is empty).
+func selected(name, only string) bool {
+	if only == "" {
+		return true
+	}
+	for _, part := range strings.Split(only, "|") {
+		if part != "" && strings.Contains(name, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// threadVars are the environment variables that size the thread pools of
+// the Go runtime, OpenBLAS, OpenMP (scikit-learn's Cython loops), MKL and
+// numba (umap-learn).
+var threadVars = []string{"GOMAXPROCS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"}
+
+// pinThreads makes every thread pool of the run n wide. The pools read
+// their variables when their library loads (OpenBLAS in this process's
+// openblas build before main), so unless they already say n the driver
+// re-executes itself with them set; the Python side inherits them.
+func pinThreads(n int) error {
+	want := strconv.Itoa(n)
+	ok := true
+	for _, v := range threadVars {
+		if os.Getenv(v) != want {
+			ok = false
+			os.Setenv(v, want)
+		}
+	}
+	if ok {
+		runtime.GOMAXPROCS(n)
+		return nil
+	}
+	return reexec()
 }
 
 // pySide is the persistent scikit-learn process.
@@ -177,13 +251,18 @@ func machine(py map[string]string) map[string]string {
 		}
 	}
 	m["OPENBLAS_CORETYPE"] = os.Getenv("OPENBLAS_CORETYPE")
+	for _, v := range threadVars {
+		if e := os.Getenv(v); e != "" {
+			m[v] = e
+		}
+	}
 	for k, v := range py {
 		m["py_"+k] = v
 	}
 	return m
 }
 
-func bench(smoke bool, repeats int, python, only string) error {
+func bench(smoke bool, repeats int, python, only string, threads int) error {
 	if _, err := os.Stat("scripts/bench/sk.py"); err != nil {
 		return errors.New("run from the repository root (scripts/bench/sk.py not found)")
 	}
@@ -207,12 +286,12 @@ func bench(smoke bool, repeats int, python, only string) error {
 	if strings.HasPrefix(linalg.BLASImplementation(), "OpenBLAS") {
 		build = "openblas"
 	}
-	r := run{Build: build, Date: time.Now().UTC().Format("2006-01-02 15:04 MST"), Machine: machine(pyStr),
+	r := run{Build: build, Threads: threads, Date: time.Now().UTC().Format("2006-01-02 15:04 MST"), Machine: machine(pyStr),
 		LoadStart: loadAvg(), Repeats: repeats}
 	if smoke {
 		repeats = 1
 	}
-	fmt.Printf("bench: %s build; Go BLAS %s; Python BLAS %s; load %s\n", build, r.Machine["go_blas"], r.Machine["py_blas"], r.LoadStart)
+	fmt.Printf("bench: %s build, %s; Go BLAS %s; Python BLAS %s; load %s\n", build, threadsLabel(threads), r.Machine["go_blas"], r.Machine["py_blas"], r.LoadStart)
 	tmp, err := os.MkdirTemp("", "dimred-bench-")
 	if err != nil {
 		return err
@@ -220,7 +299,7 @@ func bench(smoke bool, repeats int, python, only string) error {
 	defer os.RemoveAll(tmp)
 	failed := 0
 	for ti, t := range tasks(!smoke) {
-		if only != "" && !strings.Contains(t.name, only) {
+		if !selected(t.name, only) {
 			continue
 		}
 		dir := filepath.Join(tmp, fmt.Sprint(ti))
@@ -234,26 +313,34 @@ func bench(smoke bool, repeats int, python, only string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %v", t.name, err)
 		}
-		var goT, pyT []float64
+		var goT, pyT, goC, pyC []float64
 		for rep := 0; rep < repeats; rep++ {
 			runtime.GC()
-			start := time.Now()
+			start, c0 := time.Now(), cpuSeconds()
 			if err := runGo(); err != nil {
 				return fmt.Errorf("%s: dimred: %v", t.name, err)
 			}
 			goT = append(goT, time.Since(start).Seconds())
-			var res struct{ Seconds float64 }
+			goC = append(goC, cpuSeconds()-c0)
+			var res struct {
+				Seconds    float64
+				CPUSeconds float64 `json:"cpu_seconds"`
+			}
 			if err := py.ask(t.py+" "+dir, &res); err != nil {
 				return fmt.Errorf("%s: %v", t.name, err)
 			}
 			pyT = append(pyT, res.Seconds)
+			pyC = append(pyC, res.CPUSeconds)
 		}
 		detail, ok, err := check(dir)
 		if err != nil {
 			return fmt.Errorf("%s: comparing: %v", t.name, err)
 		}
-		rw := row{Name: t.name, Go: slices.Min(goT), Py: slices.Min(pyT), Agree: ok, Detail: detail}
+		rw := row{Name: t.name, Threads: threads, Go: slices.Min(goT), Py: slices.Min(pyT), Agree: ok, Detail: detail}
 		rw.Ratio = rw.Py / rw.Go
+		if gc, pc := slices.Min(goC), slices.Min(pyC); gc > 0 && pc > 0 {
+			rw.GoCPU, rw.PyCPU, rw.CPURatio = gc, pc, pc/gc
+		}
 		if t.flops > 0 {
 			rw.GoGFlops, rw.PyGFlops = t.flops/rw.Go/1e9, t.flops/rw.Py/1e9
 		}
@@ -268,7 +355,7 @@ func bench(smoke bool, repeats int, python, only string) error {
 		if smoke {
 			fmt.Printf("bench: %-70s %s: %s\n", t.name, mark, detail)
 		} else {
-			fmt.Printf("bench: %-70s %8.3f s %8.3f s %6.2f×  %s: %s\n", t.name, rw.Go, rw.Py, rw.Ratio, mark, detail)
+			fmt.Printf("bench: %-70s %8.3f s %8.3f s %6.2f×  CPU %8.3f s %8.3f s %6.2f×  %s: %s\n", t.name, rw.Go, rw.Py, rw.Ratio, rw.GoCPU, rw.PyCPU, rw.CPURatio, mark, detail)
 		}
 		os.RemoveAll(dir)
 	}
@@ -289,7 +376,7 @@ func bench(smoke bool, repeats int, python, only string) error {
 		return nil // a partial run is not recorded
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
-	if err := os.WriteFile(fmt.Sprintf("scripts/bench/results-%s.json", build), append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(resultsFile(build, threads), append(b, '\n'), 0o644); err != nil {
 		return err
 	}
 	if err := writeReports(); err != nil {

@@ -64,6 +64,13 @@ func tasks(full bool) []task {
 		isomapTask(1000, 10), isomapTask(2000, 10), isomapTask(4000, 10),
 		lleTask(1000, 10), lleTask(2000, 10), lleTask(4000, 10),
 		spectralTask(1000, 10), spectralTask(2000, 10), spectralTask(4000, 10),
+		// Crossover ladders: sizes on both sides of each solver switch
+		// (linalg.DenseMax, once 200; the Chebyshev filter from 500;
+		// LLE's shift-invert, once from 1000), where a size just below
+		// a switch must not cost more than one above it.
+		mdsTask(200), mdsTask(201), kpcaTask(200), kpcaTask(201),
+		lleTask(500, 10), lleTask(900, 10), lleTask(990, 10), lleTask(1100, 10),
+		spectralTask(490, 10), spectralTask(500, 10), spectralTask(990, 10),
 		tsneTask(10000), tsneTask(50000),
 		umapTask(10000), umapTask(50000),
 	}
