@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -198,6 +199,10 @@ func withNavigation(nbs []nbsrc.Notebook, i int) []nbsrc.Cell {
 		return expandContents(nb.Cells, nbs)
 	}
 	nav := navCell(nbs, i)
-	cells := append([]nbsrc.Cell{nav}, nb.Cells...)
+	body, missing := linkExercises(nb)
+	if len(missing) > 0 {
+		fmt.Fprintf(os.Stderr, "nbbuild: WARNING %s: exercise(s) %s have no \"## Solution N\" heading in %s\n", nb.Name, strings.Join(missing, ", "), nbsrc.SolutionsPart)
+	}
+	cells := append([]nbsrc.Cell{nav}, body...)
 	return append(cells, nav)
 }
