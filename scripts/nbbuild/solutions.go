@@ -101,7 +101,10 @@ func solutionsCells(nbs []nbsrc.Notebook, i int) []nbsrc.Cell {
 		c.Tags = nil
 		cells = append(cells, c)
 	}
-	cells = append(cells, nb.Solutions...)
+	for _, c := range nb.Solutions {
+		c.Tags = append(append([]string(nil), c.Tags...), "solution")
+		cells = append(cells, c)
+	}
 	return append(cells, nav)
 }
 
