@@ -42,12 +42,13 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
+	timings := guideTimings(*out)
 	stale, rerun := 0, 0
 	for i, nb := range nbs {
 		if !selected(nb.Name, flag.Args()) {
 			continue
 		}
-		cells := withNavigation(nbs, i)
+		cells := withNavigation(nbs, i, timings)
 		writeOrCheck(nb.Name, filepath.Join(*out, nb.Name+".ipynb"), cells, *check, &stale, &rerun)
 		if len(nb.Solutions) == 0 {
 			continue

@@ -152,7 +152,7 @@ func chapterEntry(nb nbsrc.Notebook) string {
 // starts with "<!-- chapters" by one entry per chapter notebook present;
 // the cell's lines "NN-name | Title" list the planned chapters, shown as
 // "in preparation" until their notebook exists.
-func expandContents(cells []nbsrc.Cell, nbs []nbsrc.Notebook) []nbsrc.Cell {
+func expandContents(cells []nbsrc.Cell, nbs []nbsrc.Notebook, timings map[string]float64) []nbsrc.Cell {
 	present := map[string]nbsrc.Notebook{}
 	for _, nb := range nbs {
 		if nb.Name != contentsName {
@@ -161,6 +161,10 @@ func expandContents(cells []nbsrc.Cell, nbs []nbsrc.Notebook) []nbsrc.Cell {
 	}
 	var out []nbsrc.Cell
 	for _, c := range cells {
+		if c.Type == "markdown" && strings.HasPrefix(strings.TrimSpace(c.Source), "<!-- course guide") {
+			out = append(out, expandGuide(c, nbs, timings))
+			continue
+		}
 		if c.Type != "markdown" || !strings.HasPrefix(strings.TrimSpace(c.Source), "<!-- chapters") {
 			out = append(out, c)
 			continue
@@ -193,10 +197,10 @@ func expandContents(cells []nbsrc.Cell, nbs []nbsrc.Notebook) []nbsrc.Cell {
 // withNavigation returns notebook i's cells as built: the contents
 // notebook expanded, every other notebook between a navigation line at the
 // top and at the bottom.
-func withNavigation(nbs []nbsrc.Notebook, i int) []nbsrc.Cell {
+func withNavigation(nbs []nbsrc.Notebook, i int, timings map[string]float64) []nbsrc.Cell {
 	nb := nbs[i]
 	if nb.Name == contentsName {
-		return expandContents(nb.Cells, nbs)
+		return expandContents(nb.Cells, nbs, timings)
 	}
 	nav := navCell(nbs, i)
 	body, missing := linkExercises(nb)
