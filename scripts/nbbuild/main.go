@@ -45,12 +45,13 @@ func main() {
 	timings := guideTimings(*out)
 	stale, rerun := 0, 0
 	for i, nb := range nbs {
-		if !selected(nb.Name, flag.Args()) {
-			continue
+		// A prefix selects a notebook and its solutions notebook ("07"), or
+		// the solutions notebook alone ("07-gplvm-solutions").
+		if selected(nb.Name, flag.Args()) {
+			cells := withNavigation(nbs, i, timings)
+			writeOrCheck(nb.Name, filepath.Join(*out, nb.Name+".ipynb"), cells, *check, &stale, &rerun)
 		}
-		cells := withNavigation(nbs, i, timings)
-		writeOrCheck(nb.Name, filepath.Join(*out, nb.Name+".ipynb"), cells, *check, &stale, &rerun)
-		if len(nb.Solutions) == 0 {
+		if len(nb.Solutions) == 0 || !selected(solutionsName(nb.Name), flag.Args()) {
 			continue
 		}
 		dir := filepath.Join(*out, solutionsDir)
