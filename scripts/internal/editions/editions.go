@@ -38,8 +38,13 @@ const (
 // SolutionsDir is the folder of the solutions notebooks under notebooks/.
 const SolutionsDir = "solutions"
 
-// solutionLinkRe is an exercise's link to its solution, as nbbuild writes it.
-var solutionLinkRe = regexp.MustCompile(` — \[solution\]\(` + SolutionsDir + `/[^)]*\)`)
+// solutionLinkRe is an exercise's link to its solution, as nbbuild writes
+// it; otherLinkRe any other link to a solutions notebook, with the run time
+// the contents' course guide gives after it.
+var (
+	solutionLinkRe = regexp.MustCompile(` — \[solution\]\(` + SolutionsDir + `/[^)]*\)`)
+	otherLinkRe    = regexp.MustCompile(`(?:;\s*)?\[[^\]]*\]\(` + SolutionsDir + `/[^)]*\)(?: \([^)]*\))?`)
+)
 
 // File is one file of an edition: its path inside the edition (with
 // slashes, e.g. "notebooks/01-high-dimensions.ipynb") and contents.
@@ -126,6 +131,7 @@ func studentNotebook(b []byte) ([]byte, error) {
 		}
 		if cm["cell_type"] == "markdown" {
 			src := solutionLinkRe.ReplaceAllString(joinSource(cm["source"]), "")
+			src = otherLinkRe.ReplaceAllString(src, "")
 			cm["source"] = splitLines(src)
 		}
 		kept = append(kept, cm)

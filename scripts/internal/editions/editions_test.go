@@ -44,6 +44,7 @@ func TestCheckStudentCatchesLeaks(t *testing.T) {
 ]}`
 	chapter := `{"cells": [
  {"cell_type": "markdown", "metadata": {}, "source": ["1. Count them. — [solution](solutions/05-x-solutions.ipynb#Solution-1)"]},
+ {"cell_type": "markdown", "metadata": {}, "source": ["| 1 | [05-x](05-x.ipynb) (≈ 2 min); [solutions](solutions/05-x-solutions.ipynb) (under a minute) — 4 exercises |"]},
  {"cell_type": "code", "metadata": {"tags": ["exercise"]}, "execution_count": 3, "outputs": [{"output_type": "stream", "name": "stdout", "text": ["✗ exercise 5.1: too small\n"]}], "source": ["%%\n", "answer := 0\n", "exercises.Check(\"5.1\", answer)"]},
  {"cell_type": "code", "metadata": {}, "execution_count": 4, "outputs": [{"output_type": "stream", "name": "stdout", "text": ["kept\n"]}], "source": ["%%\n", "fmt.Println(\"kept\")"]}
 ]}`
@@ -71,6 +72,10 @@ func TestCheckStudentCatchesLeaks(t *testing.T) {
 	if src := joinSource(nb.Cells[0]["source"]); src != "1. Count them." {
 		t.Errorf("solution link kept: %q", src)
 	}
+	if src := joinSource(nb.Cells[1]["source"]); src != "| 1 | [05-x](05-x.ipynb) (≈ 2 min) — 4 exercises |" {
+		t.Errorf("guide's solutions link kept: %q", src)
+	}
+	nb.Cells = append(nb.Cells[:1], nb.Cells[2:]...)
 	if outs := nb.Cells[1]["outputs"].([]any); len(outs) != 0 || nb.Cells[1]["execution_count"] != nil {
 		t.Errorf("exercise output kept: %v", nb.Cells[1])
 	}
@@ -87,7 +92,7 @@ func TestCheckStudentCatchesLeaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"links to a solutions notebook", "exercise cell 2 has 1 output", "solution text of 05-x-solutions.ipynb (cell 1)", "solution text of 05-x-solutions.ipynb (cell 2)", "a solutions notebook", "is a solution cell"} {
+	for _, want := range []string{"links to a solutions notebook", "exercise cell 3 has 1 output", "solution text of 05-x-solutions.ipynb (cell 1)", "solution text of 05-x-solutions.ipynb (cell 2)", "a solutions notebook", "is a solution cell"} {
 		found := false
 		for _, p := range problems {
 			found = found || strings.Contains(p, want)
