@@ -30,7 +30,8 @@ var (
 	checkRe   = regexp.MustCompile(`exercises\.Check\("([^"]+)"`)
 )
 
-// readTimings reads notebook run times (seconds) from path, if it exists.
+// readTimings reads notebook run times (seconds) from path, if it exists,
+// and the load averages they were measured under (key name+"\tload").
 func readTimings(path string) map[string]float64 {
 	out := map[string]float64{}
 	f, err := os.Open(path)
@@ -50,6 +51,11 @@ func readTimings(path string) map[string]float64 {
 		}
 		if s, err := strconv.ParseFloat(fs[1], 64); err == nil {
 			out[fs[0]] = s
+		}
+		if len(fs) >= 3 {
+			if l, err := strconv.ParseFloat(fs[2], 64); err == nil {
+				out[fs[0]+"\tload"] = l
+			}
 		}
 	}
 	return out
@@ -141,7 +147,21 @@ func expandGuide(c nbsrc.Cell, nbs []nbsrc.Notebook, timings map[string]float64)
 	}
 	fmt.Fprintf(&b, "\n*Run times* are those `scripts/run-notebooks --inplace` measured for the committed outputs (%s, the sum of the code cells' times including GoNB's compilation, on the machine and load recorded there); a first run on a fresh machine adds the Go build cache, and the chapter 7 comparison computes once, then is read from the result cache. ", "`notebooks/"+timingsFile+"`")
 	if measured > 0 {
-		fmt.Fprintf(&b, "The %d notebooks measured take %s in all.", measured, runTime(total, true))
+		fmt.Fprintf(&b, "The %d notebooks measured take %s in all", measured, runTime(total, true))
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for k, v := range timings {
+			if strings.HasSuffix(k, "\tload") {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+		switch {
+		case lo > hi:
+			b.WriteString(".")
+		case lo == hi:
+			fmt.Fprintf(&b, ", measured at a load average of %.1f (on an idle machine they run faster).", lo)
+		default:
+			fmt.Fprintf(&b, ", measured at load averages between %.1f and %.1f (on an idle machine they run faster).", lo, hi)
+		}
 	}
 	if missing > 0 {
 		b.WriteString(" Notebooks marked \"not in this copy\" belong to the course and are linked once they are present.")
