@@ -158,9 +158,9 @@ func expandGuide(c nbsrc.Cell, nbs []nbsrc.Notebook, timings map[string]float64)
 		case lo > hi:
 			b.WriteString(".")
 		case lo == hi:
-			fmt.Fprintf(&b, ", measured at a load average of %.1f (on an idle machine they run faster).", lo)
+			fmt.Fprintf(&b, ", measured with a load average of %.1f at the end of the run on the 2-core machine that ran them (on an idle machine they run faster).", lo)
 		default:
-			fmt.Fprintf(&b, ", measured at load averages between %.1f and %.1f (on an idle machine they run faster).", lo, hi)
+			fmt.Fprintf(&b, ", measured with load averages between %.1f and %.1f at the end of the runs (on an idle machine they run faster).", lo, hi)
 		}
 	}
 	if missing > 0 {
