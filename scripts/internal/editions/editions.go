@@ -105,6 +105,13 @@ func Student(nbdir string) ([]File, error) {
 	return out, nil
 }
 
+// StripSolutionLinks returns a Markdown cell's source without the links to
+// solutions notebooks that scripts/nbbuild adds to the exercises: the text
+// as written in its part file.
+func StripSolutionLinks(src string) string {
+	return otherLinkRe.ReplaceAllString(solutionLinkRe.ReplaceAllString(src, ""), "")
+}
+
 // studentNotebook clears the exercise cells' outputs and removes the
 // solution links (and any solution cell) of one notebook.
 func studentNotebook(b []byte) ([]byte, error) {
@@ -130,8 +137,7 @@ func studentNotebook(b []byte) ([]byte, error) {
 			cm["execution_count"] = nil
 		}
 		if cm["cell_type"] == "markdown" {
-			src := solutionLinkRe.ReplaceAllString(joinSource(cm["source"]), "")
-			src = otherLinkRe.ReplaceAllString(src, "")
+			src := StripSolutionLinks(joinSource(cm["source"]))
 			cm["source"] = splitLines(src)
 		}
 		kept = append(kept, cm)
