@@ -30,6 +30,7 @@ func TestVerdict(t *testing.T) {
 		{"test.scalar", 2.5 * (1 + 1e-9), true, ""},
 		{"test.scalar", 2.6, false, "too large"},
 		{"test.scalar", 2.5 * 1.001, false, "n against n−1"},
+		{"test.scalar", 2.5 * (1 - 1e-3), false, "close (within 1 %)"},
 		{"test.scalar", 1.0, false, "too small"},
 		{"test.scalar", -2.5, false, "opposite sign"},
 		{"test.scalar", "2.5", false, "cannot be checked"},

@@ -205,7 +205,7 @@ func relErr(a, b []float64, scale float64) float64 {
 func scalarMiss(got, want float64) string {
 	switch {
 	case math.Abs(got-want) <= 0.01*math.Abs(want):
-		return "close, but not within the tolerance (look for n against n−1, or rounding)"
+		return "close (within 1 %), but not within the tolerance: look for n against n−1, or rounding"
 	case got*want < 0:
 		return "wrong sign, and the size is not right either"
 	case math.Abs(got) > math.Abs(want):

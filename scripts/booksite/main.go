@@ -24,9 +24,12 @@ package main
 
 import (
 	"encoding/json"
+
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/dimredbook/book/scripts/internal/editions"
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 	"net"
 	"net/http"
 	"os"
@@ -201,7 +204,44 @@ func build(c config) (stats, error) {
 		nbs = append(nbs, nb)
 		names[nb.Name] = true
 	}
-	if _, err := renderDetails(nbs); err != nil {
+	// Solutions notebooks (notebooks/solutions/NN-name-solutions.ipynb):
+	// pages of their own, linked from each exercise and from the index,
+	// outside the chapters' previous/next sequence; each heading links to
+	// its part file, the chapter's 95-solutions.nb.
+	solPaths, err := filepath.Glob(filepath.Join(c.notebooks, editions.SolutionsDir, "*.ipynb"))
+	if err != nil {
+		return st, err
+	}
+	sort.Strings(solPaths)
+	var sols []*notebook
+	solOf := map[*notebook]*notebook{} // solutions → chapter
+	for _, p := range solPaths {
+		nb, err := readNotebook(p)
+		if err != nil {
+			return st, err
+		}
+		chapter := strings.TrimSuffix(nb.Name, "-solutions")
+		parts, err := readParts(srcDir, chapter)
+		if err != nil {
+			return st, err
+		}
+		var solParts []partFile
+		for _, pf := range parts {
+			if filepath.Base(pf.Path) == nbsrc.SolutionsPart {
+				solParts = append(solParts, pf)
+			}
+		}
+		sources = append(sources, nb.linkSources(solParts)...)
+		nb.prepare(figFile)
+		for _, ch := range nbs {
+			if ch.Name == chapter {
+				solOf[nb] = ch
+			}
+		}
+		sols = append(sols, nb)
+		names[nb.Name] = true
+	}
+	if _, err := renderDetails(append(append([]*notebook{}, nbs...), sols...)); err != nil {
 		return st, err
 	}
 	tmp, err := os.MkdirTemp("", "book-")
@@ -220,6 +260,14 @@ func build(c config) (stats, error) {
 			next = nbs[i+1]
 		}
 		nb.setBook(prev, next, footer)
+		p, err := nb.write(tmp)
+		if err != nil {
+			return st, err
+		}
+		tmpPaths = append(tmpPaths, p)
+	}
+	for _, nb := range sols {
+		nb.setBook(solOf[nb], nil, footer) // back to the chapter's exercises
 		p, err := nb.write(tmp)
 		if err != nil {
 			return st, err
@@ -251,7 +299,7 @@ func build(c config) (stats, error) {
 	apiLinks := apiLinker(pkgs)
 
 	man := manifest{}
-	for _, nb := range nbs {
+	for i, nb := range append(append([]*notebook{}, nbs...), sols...) {
 		p := filepath.Join(c.out, nb.Page())
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -264,7 +312,7 @@ func build(c config) (stats, error) {
 		if err := os.WriteFile(p, []byte(page), 0o644); err != nil {
 			return st, err
 		}
-		man.Pages = append(man.Pages, pageInfo{Path: nb.Page(), Title: nb.Title, Chapter: true,
+		man.Pages = append(man.Pages, pageInfo{Path: nb.Page(), Title: nb.Title, Chapter: i < len(nbs),
 			Math: nb.Math, Interactive: nb.Interactive, Figures: nb.Figures, Anchors: nb.Anchors})
 		man.Interactive += nb.Interactive
 	}
@@ -319,7 +367,18 @@ func build(c config) (stats, error) {
 		sources = append(sources, f)
 	}
 	sort.Strings(sources)
-	site := &siteData{Chapters: nbs, Figures: figs, FigurePage: figPage, PageTitle: pageTitle, FuncSource: funcSource,
+	// The two editions of the notebooks, for a teacher to hand out.
+	downloads, err := writeEditions(c.notebooks, c.out)
+	if err != nil {
+		return st, err
+	}
+	var contents *notebook
+	for _, nb := range nbs {
+		if nb.Name == "00-contents" {
+			contents = nb
+		}
+	}
+	site := &siteData{Chapters: nbs, Solutions: sols, Downloads: downloads, Guide: courseGuide(contents), Figures: figs, FigurePage: figPage, PageTitle: pageTitle, FuncSource: funcSource,
 		Packages: pkgs, Legend: legend, Footer: footer, PDF: c.pdf || c.pdfTest}
 	for _, p := range []struct{ file, title string }{
 		{"index.html", "Contents"}, {"report.html", "Reproduction report"}, {"methods.html", "Methods"}, {"search.html", "Search"},
@@ -337,7 +396,7 @@ func build(c config) (stats, error) {
 
 	// The search index: chapter sections, report figures, packages and their names.
 	var docs []searchDoc
-	for _, nb := range nbs {
+	for _, nb := range append(append([]*notebook{}, nbs...), sols...) {
 		b, err := os.ReadFile(filepath.Join(c.out, nb.Page()))
 		if err != nil {
 			return st, err

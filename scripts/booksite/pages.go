@@ -264,6 +264,9 @@ func readPackages(root string) ([]*pkgDoc, error) {
 // siteData is what the index, report and methods pages show.
 type siteData struct {
 	Chapters   []*notebook
+	Solutions  []*notebook       // the solutions notebooks' pages
+	Downloads  []download        // the editions of the notebooks
+	Guide      template.HTML     // the course guide's session table (from the contents notebook)
 	Figures    []figure          // in book order
 	FigurePage map[string]string // figure id → the chapter page showing it
 	PageTitle  map[string]string // chapter page → its title
@@ -406,6 +409,15 @@ The whole book is also one <a href="book.pdf">PDF</a>.{{end}} <a href="search.ht
 {{range .Chapters}}<li><a href="{{.Page}}">{{.Title}}</a>{{if .Figures}} <span class="book-meta">{{len .Figures}} figures{{if .Interactive}}, {{.Interactive}} interactive{{end}}</span>{{end}}</li>
 {{end}}</ul>
 
+<h2 id="teaching">Teaching</h2>
+<p>The notebooks carry a course: lecture notebooks and chapters presented live, exercises at the end of every chapter,
+worked solutions apart from the questions, and a check that tells a student whether a numerical answer is right without showing it.
+The <a href="00-contents.html#Course-guide">course guide</a> in the contents says what to install and how to run it for a class.</p>
+{{with .Downloads}}<p>Download the notebooks, executed: {{range $i, $d := .}}{{if $i}} · {{end}}<a href="{{$d.Path}}">{{$d.Title}}</a> <span class="book-meta">({{$d.Size}})</span>{{end}}.
+Unpacked at the root of a clone of the repository, either replaces its <code>notebooks</code> folder.</p>
+{{end}}{{.Guide}}
+{{with .Solutions}}<p>Worked solutions: {{range $i, $s := .}}{{if $i}} · {{end}}<a href="{{$s.Page}}">{{$s.Title}}</a>{{end}}.</p>
+{{end}}
 <h2 id="figures">Figures</h2>
 {{range .Legend}}<p>{{.}}</p>
 {{end}}<p>The <a href="report.html">reproduction report</a> has every figure with its numbers.</p>

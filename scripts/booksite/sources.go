@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dimredbook/book/scripts/internal/editions"
 	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
@@ -71,7 +72,12 @@ func (nb *notebook) linkSources(parts []partFile) []string {
 			continue
 		}
 		src := joinText(c["source"])
+		// (an exercise list carries links to its solutions that its part
+		// file does not: match the text as written)
 		p := from[strings.TrimSpace(src)]
+		if p == nil {
+			p = from[strings.TrimSpace(editions.StripSolutionLinks(src))]
+		}
 		if p == nil {
 			continue
 		}

@@ -42,34 +42,25 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
+	timings := guideTimings(*out)
 	stale, rerun := 0, 0
 	for i, nb := range nbs {
-		if !selected(nb.Name, flag.Args()) {
+		// A prefix selects a notebook and its solutions notebook ("07"), or
+		// the solutions notebook alone ("07-gplvm-solutions").
+		if selected(nb.Name, flag.Args()) {
+			cells := withNavigation(nbs, i, timings)
+			writeOrCheck(nb.Name, filepath.Join(*out, nb.Name+".ipynb"), cells, *check, &stale, &rerun)
+		}
+		if len(nb.Solutions) == 0 || !selected(solutionsName(nb.Name), flag.Args()) {
 			continue
 		}
-		cells := withNavigation(nbs, i)
-		path := filepath.Join(*out, nb.Name+".ipynb")
-		if *check {
-			if msg, codeChanged := compare(path, cells); msg != "" {
-				how := "only its Markdown differs: run go run ./scripts/nbbuild (no re-execution needed)"
-				if codeChanged {
-					how = "run scripts/run-notebooks --inplace " + nb.Name[:2]
-					rerun++
-				}
-				fmt.Fprintf(os.Stderr, "nbbuild: %s is stale: %s; %s\n", path, msg, how)
-				stale++
+		dir := filepath.Join(*out, solutionsDir)
+		if !*check {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				fatal(err)
 			}
-			continue
 		}
-		b, kept := notebook(nb.Name, cells, path)
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			fatal(err)
-		}
-		note := ""
-		if kept {
-			note = ", code cells and outputs unchanged"
-		}
-		fmt.Printf("nbbuild: wrote %s (%d cells%s)\n", path, len(cells), note)
+		writeOrCheck(nb.Name, filepath.Join(dir, solutionsName(nb.Name)+".ipynb"), solutionsCells(nbs, i), *check, &stale, &rerun)
 	}
 	if stale > 0 {
 		fmt.Fprintf(os.Stderr, "nbbuild: %d notebook(s) differ from notebooks/src (%d need executing)\n", stale, rerun)
@@ -131,6 +122,17 @@ func notebook(name string, cells []cell, path string) (b []byte, kept bool) {
 	for i, c := range cells {
 		jc := map[string]any{"cell_type": c.Type, "id": fmt.Sprintf("%s-%03d", short(name), i),
 			"metadata": map[string]any{}, "source": lines(c.Source)}
+		setTags := func() {
+			md, _ := jc["metadata"].(map[string]any)
+			if md == nil {
+				md = map[string]any{}
+			}
+			delete(md, "tags")
+			if len(c.Tags) > 0 {
+				md["tags"] = c.Tags
+			}
+			jc["metadata"] = md
+		}
 		if c.Type == "code" {
 			jc["execution_count"] = nil
 			jc["outputs"] = []any{}
@@ -143,6 +145,7 @@ func notebook(name string, cells []cell, path string) (b []byte, kept bool) {
 			}
 			k++
 		}
+		setTags()
 		js = append(js, jc)
 	}
 	nb := map[string]any{
@@ -236,6 +239,9 @@ func compare(path string, cells []cell) (msg string, codeChanged bool) {
 		Cells []struct {
 			CellType string   `json:"cell_type"`
 			Source   []string `json:"source"`
+			Metadata struct {
+				Tags []string `json:"tags"`
+			} `json:"metadata"`
 		} `json:"cells"`
 	}
 	if err := json.Unmarshal(b, &nb); err != nil {
@@ -259,6 +265,9 @@ func compare(path string, cells []cell) (msg string, codeChanged bool) {
 	for i, c := range nb.Cells {
 		if c.CellType != cells[i].Type || strings.Join(c.Source, "") != cells[i].Source {
 			return fmt.Sprintf("cell %d differs", i+1), codeChanged
+		}
+		if strings.Join(c.Metadata.Tags, ",") != strings.Join(cells[i].Tags, ",") {
+			return fmt.Sprintf("cell %d's tags differ", i+1), codeChanged
 		}
 	}
 	return "", false

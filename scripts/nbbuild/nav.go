@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -164,13 +165,18 @@ func chapterEntry(nb nbsrc.Notebook) string {
 
 // expandContents replaces, in the contents notebook, the markdown cell that
 // starts with "<!-- chapters" by one entry per chapter notebook present,
-// and the cell that starts with "<!-- lectures" by one per lecture
-// notebook; the cell's lines "NN-name | Title" (or "L1-name | Title") list
-// the planned ones, shown as "in preparation" until their notebook exists.
-func expandContents(cells []nbsrc.Cell, nbs []nbsrc.Notebook) []nbsrc.Cell {
+// the cell that starts with "<!-- lectures" by one per lecture notebook,
+// and the cell that starts with "<!-- course guide" by the guide's table;
+// the cell's lines "NN-name | Title" (or "L1-name | Title") list the
+// planned ones, shown as "in preparation" until their notebook exists.
+func expandContents(cells []nbsrc.Cell, nbs []nbsrc.Notebook, timings map[string]float64) []nbsrc.Cell {
 	var out []nbsrc.Cell
 	for _, c := range cells {
 		src := strings.TrimSpace(c.Source)
+		if c.Type == "markdown" && strings.HasPrefix(src, "<!-- course guide") {
+			out = append(out, expandGuide(c, nbs, timings))
+			continue
+		}
 		lectures := strings.HasPrefix(src, "<!-- lectures")
 		if c.Type != "markdown" || !(lectures || strings.HasPrefix(src, "<!-- chapters")) {
 			out = append(out, c)
@@ -210,12 +216,16 @@ func expandContents(cells []nbsrc.Cell, nbs []nbsrc.Notebook) []nbsrc.Cell {
 // withNavigation returns notebook i's cells as built: the contents
 // notebook expanded, every other notebook between a navigation line at the
 // top and at the bottom.
-func withNavigation(nbs []nbsrc.Notebook, i int) []nbsrc.Cell {
+func withNavigation(nbs []nbsrc.Notebook, i int, timings map[string]float64) []nbsrc.Cell {
 	nb := nbs[i]
 	if nb.Name == contentsName {
-		return expandContents(nb.Cells, nbs)
+		return expandContents(nb.Cells, nbs, timings)
 	}
 	nav := navCell(nbs, i)
-	cells := append([]nbsrc.Cell{nav}, nb.Cells...)
+	body, missing := linkExercises(nb)
+	if len(missing) > 0 {
+		fmt.Fprintf(os.Stderr, "nbbuild: WARNING %s: exercise(s) %s have no \"## Solution N\" heading in %s\n", nb.Name, strings.Join(missing, ", "), nbsrc.SolutionsPart)
+	}
+	cells := append([]nbsrc.Cell{nav}, body...)
 	return append(cells, nav)
 }

@@ -25,7 +25,7 @@ func TestContentsAndNavigation(t *testing.T) {
 		{Name: "01-a", Cells: []nbsrc.Cell{{Type: "markdown", Source: "# Chapter 1 — A\n## 1.1 S"}, {Type: "code", Source: "%%\nm := &dimred.PCA{Q: 2}\nfigures.MustShow(figures.Fig1_1EggMass1D())"}}},
 		{Name: "02-b", Cells: []nbsrc.Cell{{Type: "markdown", Source: "# Chapter 2 — B"}}},
 	}
-	cells := withNavigation(nbs, 0)
+	cells := withNavigation(nbs, 0, nil)
 	if len(cells) != 4 {
 		t.Fatalf("contents: %d cells, want 4 (title, two chapters, one planned)", len(cells))
 	}
@@ -37,12 +37,12 @@ func TestContentsAndNavigation(t *testing.T) {
 	if strings.Contains(cells[2].Source, "preparation") || !strings.Contains(cells[3].Source, "Chapter 5 — Spectral\n\n*In preparation.*") {
 		t.Errorf("present chapter 2 or planned chapter 5 wrong:\n%s\n%s", cells[2].Source, cells[3].Source)
 	}
-	nav := withNavigation(nbs, 1)
+	nav := withNavigation(nbs, 1, nil)
 	top, bottom := nav[0].Source, nav[len(nav)-1].Source
 	if top != bottom || strings.Contains(top, "←") || !strings.Contains(top, "[Chapter 2 — B →](02-b.ipynb)") || !strings.Contains(top, "[Contents](00-contents.ipynb)") {
 		t.Errorf("navigation of chapter 1: %q", top)
 	}
-	if nav := withNavigation(nbs, 2)[0].Source; !strings.Contains(nav, "[← Chapter 1 — A](01-a.ipynb)") || strings.Contains(nav, "→") {
+	if nav := withNavigation(nbs, 2, nil)[0].Source; !strings.Contains(nav, "[← Chapter 1 — A](01-a.ipynb)") || strings.Contains(nav, "→") {
 		t.Errorf("navigation of chapter 2: %q", nav)
 	}
 }
@@ -59,7 +59,7 @@ func TestLecturesApart(t *testing.T) {
 		{Name: "L1-b", Cells: []nbsrc.Cell{{Type: "markdown", Source: "# Lecture 1 — B"}}},
 		{Name: "L2-c", Cells: []nbsrc.Cell{{Type: "markdown", Source: "# Lecture 2 — C"}}},
 	}
-	cells := withNavigation(nbs, 0)
+	cells := withNavigation(nbs, 0, nil)
 	var got []string
 	for _, c := range cells {
 		got = append(got, strings.SplitN(c.Source, "\n", 2)[0])
@@ -68,10 +68,10 @@ func TestLecturesApart(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("contents headings %q, want %q", got, want)
 	}
-	if nav := withNavigation(nbs, 1)[0].Source; strings.Contains(nav, "→") {
+	if nav := withNavigation(nbs, 1, nil)[0].Source; strings.Contains(nav, "→") {
 		t.Errorf("chapter 1 links on to a lecture: %q", nav)
 	}
-	if nav := withNavigation(nbs, 2)[0].Source; strings.Contains(nav, "←") || !strings.Contains(nav, "[Lecture 2 — C →](L2-c.ipynb)") {
+	if nav := withNavigation(nbs, 2, nil)[0].Source; strings.Contains(nav, "←") || !strings.Contains(nav, "[Lecture 2 — C →](L2-c.ipynb)") {
 		t.Errorf("navigation of lecture 1: %q", nav)
 	}
 }

@@ -11,10 +11,22 @@ import (
 	"strings"
 )
 
-// Cell is one notebook cell: "markdown" or "code", and its source.
+// Cell is one notebook cell: "markdown" or "code", its source and its
+// tags (carried into the cell's metadata, e.g. ExerciseTag).
 type Cell struct {
 	Type   string
 	Source string
+	Tags   []string
+}
+
+// HasTag reports whether the cell carries tag.
+func (c Cell) HasTag(tag string) bool {
+	for _, t := range c.Tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
 }
 
 // Calls of the figures package's display helpers. Each MustShow/Show/ShowSVG
@@ -29,7 +41,7 @@ var (
 	figRefRe      = regexp.MustCompile(`\bfigures\.(?:Fig[XP]?\d\w*\b|Make\("[^"]+"\))`)
 	loopRe        = regexp.MustCompile(`(?m)^\s*for\b`)
 	figMakeRe     = regexp.MustCompile(`\bfigures\.Make\("([^"]+)"\)`)
-	printRe       = regexp.MustCompile(`\bfmt\.Print(f|ln)?\(`)
+	printRe       = regexp.MustCompile(`\bfmt\.Print(f|ln)?\(|\bexercises\.Check\(`)
 	displayRe     = regexp.MustCompile(`\bgonbui\.Display\w*\(`)
 	funcDeclRe    = regexp.MustCompile(`^func\s+(\w+)\s*[\[(]`)
 	callRe        = regexp.MustCompile(`\b(\w+)\(`)

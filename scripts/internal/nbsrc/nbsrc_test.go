@@ -1,6 +1,8 @@
 package nbsrc
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -58,11 +60,36 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Cell{{"markdown", "# T"}, {"code", "%%\nx := 1"}}
+	want := []Cell{{Type: "markdown", Source: "# T"}, {Type: "code", Source: "%%\nx := 1"}}
 	if !reflect.DeepEqual(cells, want) {
 		t.Errorf("Parse = %+v, want %+v", cells, want)
 	}
 	if _, err := Parse("stray\n-- code --\nx", "p.nb"); err == nil {
 		t.Error("text before the first cell marker: no error")
+	}
+}
+
+// A header may carry tags; the solutions part is read apart; a header
+// that is misspelt is an error rather than text of the cell before.
+func TestParseTagsAndSolutions(t *testing.T) {
+	cells, err := Parse("-- markdown --\n# T\n-- code tags=exercise --\n%%\nx := 1\n-- code tags=exercise,slow --\n%%\n", "p.nb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != 3 || cells[0].Tags != nil || !cells[1].HasTag(ExerciseTag) || !reflect.DeepEqual(cells[2].Tags, []string{"exercise", "slow"}) {
+		t.Errorf("cells = %+v", cells)
+	}
+	if _, err := Parse("-- code --\n%%\n-- code tag=exercise --\n", "p.nb"); err == nil {
+		t.Error("a misspelt header was accepted")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"10-a.nb": "-- markdown --\n# A", SolutionsPart: "-- markdown --\n## Solution 1"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	main, sol, err := ReadSourceSolutions(dir)
+	if err != nil || len(main) != 1 || len(sol) != 1 || sol[0].Source != "## Solution 1" {
+		t.Errorf("ReadSourceSolutions = %+v, %+v, %v", main, sol, err)
 	}
 }
