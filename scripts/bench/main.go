@@ -235,7 +235,7 @@ func bench(smoke bool, repeats int, python, only string) error {
 			return fmt.Errorf("%s: %v", t.name, err)
 		}
 		var goT, pyT []float64
-		for rep := 0; rep < repeats; rep++ {
+		for rep := 0; rep < max(repeats, t.repeats); rep++ {
 			runtime.GC()
 			start := time.Now()
 			if err := runGo(); err != nil {
@@ -243,7 +243,12 @@ func bench(smoke bool, repeats int, python, only string) error {
 			}
 			goT = append(goT, time.Since(start).Seconds())
 			var res struct{ Seconds float64 }
-			if err := py.ask(t.py+" "+dir, &res); err != nil {
+			if t.ext != nil {
+				res.Seconds, err = t.ext(dir)
+			} else {
+				err = py.ask(t.py+" "+dir, &res)
+			}
+			if err != nil {
 				return fmt.Errorf("%s: %v", t.name, err)
 			}
 			pyT = append(pyT, res.Seconds)

@@ -162,6 +162,10 @@ func solve(n int, cm *spmat, cons []*spmat, b []float64, meq int, set Settings) 
 		}
 	}
 	sv.nl = len(sv.lpRow)
+	sv.allPairs = m > 0
+	for _, a := range cons {
+		sv.allPairs = sv.allPairs && a.pair && a.dense == nil
+	}
 	return sv.run()
 }
 
@@ -182,7 +186,9 @@ type solver struct {
 
 	rp, rd, rds []float64 // residuals
 	xrdzi       []float64 // X Rd Z⁻¹
-	mfac        []float64 // Cholesky factor of the Schur complement (upper, m×m)
+	mfac        []float64 // Cholesky factor of the Schur complement (lower, m×m; cholLower)
+	allPairs    bool      // every constraint a distance pair (schurPairs)
+	pu, qu      []float64 // n×m scratch of schurPairs
 	res         Result
 }
 
@@ -315,7 +321,7 @@ func (sv *solver) run() (*Solution, error) {
 		if !sv.invertZ() {
 			return sv.solution(), fmt.Errorf("%w: Z lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
-		mul3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n)
+		mulSym3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n, sv.set.Workers)
 		sv.schur(M)
 		for v, k := range sv.lpRow {
 			M[k*m+k] += sv.s[v] / sv.zs[v]
@@ -350,7 +356,7 @@ func (sv *solver) run() (*Solution, error) {
 		sigma := math.Min(1, math.Pow(math.Max(muaff, 0)/mu, expo))
 
 		// Corrector: E = σμ Z⁻¹ − X − ΔXa ΔZa Z⁻¹.
-		mul3(e, pa.dx, pa.dz, sv.zi, tmp, n)
+		mulSym3(e, pa.dx, pa.dz, sv.zi, tmp, n, sv.set.Workers)
 		for i := range e {
 			e[i] = sigma*mu*sv.zi[i] - sv.x[i] - e[i]
 		}
@@ -446,15 +452,14 @@ func (sv *solver) direction(d *direction, e, rc, rhs, tmp []float64) {
 		rhs[k] -= sv.lpA[v] * (rc[v] - sv.s[v]*sv.rds[v]) / sv.zs[v]
 	}
 	copy(d.dy, rhs)
-	lapack64.Potrs(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: sv.m, Stride: sv.m, Data: sv.mfac},
-		blas64.General{Rows: sv.m, Cols: 1, Stride: 1, Data: d.dy})
+	cholSolve(sv.m, sv.mfac, d.dy)
 	copy(d.dz, sv.rd)
 	for k, a := range sv.cons {
 		if d.dy[k] != 0 {
 			a.addTo(d.dz, n, -d.dy[k])
 		}
 	}
-	mul3(d.dx, sv.x, d.dz, sv.zi, tmp, n)
+	mulSym3(d.dx, sv.x, d.dz, sv.zi, tmp, n, sv.set.Workers)
 	for i := range d.dx {
 		d.dx[i] = e[i] - d.dx[i]
 	}
@@ -463,13 +468,6 @@ func (sv *solver) direction(d *direction, e, rc, rhs, tmp []float64) {
 		d.dzs[v] = sv.rds[v] - sv.lpA[v]*d.dy[k]
 		d.ds[v] = (rc[v] - sv.s[v]*d.dzs[v]) / sv.zs[v]
 	}
-}
-
-// mul3 sets dst = A B C for row-major n×n matrices; tmp is scratch.
-func mul3(dst, a, b, c, tmp []float64, n int) {
-	g := func(x []float64) blas64.General { return blas64.General{Rows: n, Cols: n, Stride: n, Data: x} }
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g(a), g(b), 0, g(tmp))
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g(tmp), g(c), 0, g(dst))
 }
 
 func symmetrise(a []float64, n int) {
@@ -507,9 +505,10 @@ func symmetriseUpper(a []float64, n int) {
 	}
 }
 
-// factor factors the Schur complement (upper triangle of M), adding a
-// growing multiple of its largest diagonal entry if it is numerically
-// indefinite (dependent or nearly dependent constraints).
+// factor factors the Schur complement (upper triangle of M) into
+// sv.mfac = L with M = L Lᵀ (cholLower), adding a growing multiple of its
+// largest diagonal entry if it is numerically indefinite (dependent or
+// nearly dependent constraints).
 func (sv *solver) factor(M []float64) bool {
 	m := sv.m
 	var dmax float64
@@ -522,17 +521,23 @@ func (sv *solver) factor(M []float64) bool {
 	if sv.mfac == nil {
 		sv.mfac = make([]float64, m*m)
 	}
-	copy(sv.mfac, M)
-	if potrf(m, sv.mfac) {
+	// The lower triangle of mfac from the upper one of M.
+	load := func(delta float64) {
+		for i := 0; i < m; i++ {
+			row := sv.mfac[i*m : i*m+i+1]
+			for j := range row {
+				row[j] = M[j*m+i]
+			}
+			row[i] += delta
+		}
+	}
+	load(0)
+	if cholLower(m, sv.mfac, sv.set.Workers) {
 		return true
 	}
-	work := make([]float64, len(M))
 	for delta := 1e-14 * dmax; delta <= 1e-6*dmax; delta *= 100 {
-		copy(work, M)
-		for i := 0; i < m; i++ {
-			work[i*m+i] += delta
-		}
-		if copy(sv.mfac, work); potrf(m, sv.mfac) {
+		load(delta)
+		if cholLower(m, sv.mfac, sv.set.Workers) {
 			return true
 		}
 	}
