@@ -6,10 +6,9 @@ import (
 	"math"
 	"runtime"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"github.com/dimredbook/book/dimred/internal/vec"
+
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -181,6 +180,8 @@ type solver struct {
 	set           Settings
 
 	x, z, zi []float64 // X, Z, Z⁻¹ (n×n row major)
+	lxi, lzi []float64 // L⁻¹ for X = L Lᵀ and for Z (lower triangular, n×n)
+	ltmp     []float64 // n×n scratch of invChol and maxStep
 	y        []float64 // m
 	s, zs    []float64 // scalar variables and their duals, nl
 
@@ -217,6 +218,9 @@ func (sv *solver) run() (*Solution, error) {
 		sv.zs[l] = 10 * beta
 	}
 	sv.zi = make([]float64, n*n)
+	sv.lxi = make([]float64, n*n)
+	sv.lzi = make([]float64, n*n)
+	sv.ltmp = make([]float64, n*n)
 	sv.rp = make([]float64, m)
 	sv.rd = make([]float64, n*n)
 	sv.rds = make([]float64, nl)
@@ -321,6 +325,9 @@ func (sv *solver) run() (*Solution, error) {
 		if !sv.invertZ() {
 			return sv.solution(), fmt.Errorf("%w: Z lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
+		if !sv.invChol(sv.x, sv.lxi) {
+			return sv.solution(), fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
+		}
 		mulSym3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n, sv.set.Workers)
 		sv.schur(M)
 		for v, k := range sv.lpRow {
@@ -338,8 +345,8 @@ func (sv *solver) run() (*Solution, error) {
 			rc[l] = -sv.s[l] * sv.zs[l]
 		}
 		sv.direction(&pa, e, rc, rhs, tmp)
-		ap, ok1 := sv.maxStep(sv.x, pa.dx, sv.s, pa.ds)
-		ad, ok2 := sv.maxStep(sv.z, pa.dz, sv.zs, pa.dzs)
+		ap, ok1 := sv.maxStep(sv.lxi, pa.dx, sv.s, pa.ds)
+		ad, ok2 := sv.maxStep(sv.lzi, pa.dz, sv.zs, pa.dzs)
 		if !ok1 || !ok2 {
 			return sv.solution(), fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
@@ -364,8 +371,8 @@ func (sv *solver) run() (*Solution, error) {
 			rc[l] = sigma*mu - sv.s[l]*sv.zs[l] - pa.ds[l]*pa.dzs[l]
 		}
 		sv.direction(&pc, e, rc, rhs, tmp)
-		ap, ok1 = sv.maxStep(sv.x, pc.dx, sv.s, pc.ds)
-		ad, ok2 = sv.maxStep(sv.z, pc.dz, sv.zs, pc.dzs)
+		ap, ok1 = sv.maxStep(sv.lxi, pc.dx, sv.s, pc.ds)
+		ad, ok2 = sv.maxStep(sv.lzi, pc.dz, sv.zs, pc.dzs)
 		if !ok1 || !ok2 {
 			return sv.solution(), fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
@@ -403,20 +410,12 @@ func (sv *solver) backtrack(x, dx []float64, alpha float64, tmp []float64) (floa
 		for i := range tmp {
 			tmp[i] = x[i] + alpha*dx[i]
 		}
-		if potrf(n, tmp) {
+		if cholLower(n, tmp, sv.set.Workers) {
 			return alpha, true
 		}
 		alpha *= 0.8
 	}
 	return 0, false
-}
-
-// potrf overwrites the upper triangle of the row-major n×n a with its
-// Cholesky factor U (a = UᵀU), without the condition estimate of
-// mat.Cholesky; false if a is not numerically positive definite.
-func potrf(n int, a []float64) bool {
-	_, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: a})
-	return ok
 }
 
 // errStalled marks a stop for lack of progress (as opposed to MaxIter or
@@ -479,19 +478,57 @@ func symmetrise(a []float64, n int) {
 	}
 }
 
-// invertZ sets sv.zi = Z⁻¹ by Cholesky; false if Z is not positive definite.
+// invertZ sets sv.lzi = L⁻¹ for Z = L Lᵀ and sv.zi = Z⁻¹ = L⁻ᵀ L⁻¹; false
+// if Z is not positive definite. Z tends to a singular matrix near the
+// optimum; its inverse is needed regardless, so no condition estimate is
+// made.
 func (sv *solver) invertZ() bool {
 	n := sv.n
-	copy(sv.zi, sv.z)
-	if !potrf(n, sv.zi) {
+	if !sv.invChol(sv.z, sv.lzi) {
 		return false
 	}
-	// Z tends to a singular matrix near the optimum; its inverse is
-	// needed regardless, so no condition estimate is made.
-	if _, ok := lapack64.Potri(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: sv.zi}); !ok {
+	// Z⁻¹ = V Vᵀ with V = L⁻ᵀ (upper triangular; row i of V is column i of L⁻¹).
+	v := sv.ltmp
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v[i*n+j] = sv.lzi[j*n+i]
+		}
+	}
+	w := sv.set.Workers
+	if n*n*n < 1<<15 {
+		w = 1
+	}
+	parallelRows(n, w, func(lo, hi int) {
+		vec.GemmNT(hi-lo, n, n, 1, v[lo*n:], n, v, n, 0, sv.zi[lo*n:], n)
+	})
+	symmetrise(sv.zi, n)
+	return true
+}
+
+// invChol sets li = L⁻¹ (lower triangular, zero above the diagonal) for
+// the Cholesky factor of a = L Lᵀ; false if a is not numerically positive
+// definite. Row i of L⁻¹ is (e_i − Σ_{k<i} L_ik (L⁻¹)_k·) / L_ii.
+func (sv *solver) invChol(a, li []float64) bool {
+	n := sv.n
+	l := sv.ltmp
+	copy(l, a)
+	if !cholLower(n, l, sv.set.Workers) {
 		return false
 	}
-	symmetriseUpper(sv.zi, n)
+	clear(li)
+	for i := 0; i < n; i++ {
+		ri := li[i*n : i*n+i+1]
+		for k := 0; k < i; k++ {
+			if c := l[i*n+k]; c != 0 {
+				vec.Axpy(ri[:k+1], -c, li[k*n:k*n+k+1])
+			}
+		}
+		ri[i] += 1
+		d := 1 / l[i*n+i]
+		for k := range ri {
+			ri[k] *= d
+		}
+	}
 	return true
 }
 
@@ -545,8 +582,9 @@ func (sv *solver) factor(M []float64) bool {
 }
 
 // maxStep returns the largest α with X + αΔX ⪰ 0 and s + αΔs ≥ 0 (+Inf if
-// unbounded); false if X is not positive definite.
-func (sv *solver) maxStep(x, dx, s, ds []float64) (float64, bool) {
+// unbounded), from the smallest eigenvalue of W = L⁻¹ ΔX L⁻ᵀ (minEig) with
+// X = L Lᵀ and li = L⁻¹ (invChol); false if the eigenvalues fail.
+func (sv *solver) maxStep(li, dx, s, ds []float64) (float64, bool) {
 	n := sv.n
 	step := math.Inf(1)
 	for l := range s {
@@ -554,22 +592,14 @@ func (sv *solver) maxStep(x, dx, s, ds []float64) (float64, bool) {
 			step = math.Min(step, -s[l]/ds[l])
 		}
 	}
-	u := append([]float64(nil), x...)
-	if !potrf(n, u) {
-		return 0, false
-	}
-	w := append([]float64(nil), dx...)
-	g := blas64.General{Rows: n, Cols: n, Stride: n, Data: w}
-	ut := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: u}
-	// W = U⁻ᵀ ΔX U⁻¹ with X = UᵀU.
-	blas64.Trsm(blas.Left, blas.Trans, 1, ut, g)
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, ut, g)
+	// W = (L⁻¹ ΔX) L⁻ᵀ: ΔX is symmetric, so both are A·Bᵀ products.
+	w := make([]float64, n*n)
+	mulSym3(w, li, dx, li, sv.ltmp, n, sv.set.Workers)
 	symmetrise(w, n)
-	var es mat.EigenSym
-	if !es.Factorize(mat.NewSymDense(n, w), false) {
+	lmin, ok := minEig(n, w)
+	if !ok {
 		return 0, false
 	}
-	lmin := floats.Min(es.Values(nil))
 	if lmin < 0 {
 		step = math.Min(step, -1/lmin)
 	}

@@ -1,0 +1,160 @@
+package sdp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// randSPD returns a random n×n symmetric positive definite matrix (row
+// major), B Bᵀ + n I with B standard normal.
+func randSPD(n int, rnd *rand.Rand) []float64 {
+	b := make([]float64, n*n)
+	for i := range b {
+		b[i] = rnd.NormFloat64()
+	}
+	a := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			var s float64
+			for k := 0; k < n; k++ {
+				s += b[i*n+k] * b[j*n+k]
+			}
+			if i == j {
+				s += float64(n)
+			}
+			a[i*n+j], a[j*n+i] = s, s
+		}
+	}
+	return a
+}
+
+// The blocked Cholesky factorisation and solve of the Schur complement:
+// L Lᵀ reproduces A and the solve inverts it, across block edges (sizes
+// below, at and above cholBlock and cholSub), on one and on three
+// goroutines; an indefinite matrix is refused.
+func TestCholLower(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 15, 17, 127, 128, 129, 300} {
+		for _, w := range []int{1, 3} {
+			t.Run(fmt.Sprintf("n=%d/w=%d", n, w), func(t *testing.T) {
+				a := randSPD(n, rnd)
+				l := append([]float64(nil), a...)
+				if !cholLower(n, l, w) {
+					t.Fatal("positive definite matrix refused")
+				}
+				var worst, scale float64
+				for i := 0; i < n; i++ {
+					for j := 0; j <= i; j++ {
+						var s float64
+						for k := 0; k <= j; k++ {
+							s += l[i*n+k] * l[j*n+k]
+						}
+						worst = math.Max(worst, math.Abs(s-a[i*n+j]))
+						scale = math.Max(scale, math.Abs(a[i*n+j]))
+					}
+				}
+				if worst > 1e-12*scale {
+					t.Errorf("max |L Lᵀ − A| = %.3g (scale %.3g)", worst, scale)
+				}
+				x := make([]float64, n)
+				b := make([]float64, n)
+				for i := range x {
+					x[i] = rnd.NormFloat64()
+				}
+				for i := 0; i < n; i++ {
+					for j := 0; j < n; j++ {
+						b[i] += a[i*n+j] * x[j]
+					}
+				}
+				cholSolve(n, l, b)
+				for i := range x {
+					if math.Abs(b[i]-x[i]) > 1e-10 {
+						t.Fatalf("solve: x[%d] = %v, want %v", i, b[i], x[i])
+					}
+				}
+			})
+		}
+	}
+	a := randSPD(200, rnd)
+	a[150*200+150] = -1
+	if cholLower(200, a, 2) {
+		t.Error("indefinite matrix factored")
+	}
+}
+
+// The Schur complement of distance-pair constraints read off X and Z⁻¹
+// (schurPairs) equals the general sparse double sum of schur, on random
+// X, Z⁻¹ and pairs with and without the anchor (single diagonal entries)
+// and coefficients other than one.
+func TestSchurPairsMatchesGeneral(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	const n, m = 40, 150
+	var cons []*spmat
+	for len(cons) < m {
+		i, j := rnd.IntN(n), rnd.IntN(n)
+		v := 0.5 + rnd.Float64()
+		var es []Entry
+		switch {
+		case i == j:
+			es = []Entry{{i, i, v}}
+		default:
+			es = []Entry{{i, i, v}, {j, j, v}, {i, j, -v}}
+		}
+		a, err := build(es, n, "A", 4*n+16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.pair {
+			t.Fatalf("pair %v not recognised", es)
+		}
+		cons = append(cons, a)
+	}
+	// A matrix that is not a pair: (0,1) with equal signs.
+	if a, _ := build([]Entry{{0, 0, 1}, {1, 1, 1}, {0, 1, 1}}, n, "A", 4*n+16); a.pair {
+		t.Error("e_0 + e_1 taken for a distance pair")
+	}
+	if a, _ := build([]Entry{{0, 0, 1}, {1, 1, 2}, {0, 1, -1}}, n, "A", 4*n+16); a.pair {
+		t.Error("unequal diagonal taken for a distance pair")
+	}
+	for _, w := range []int{1, 2} {
+		sv := &solver{n: n, m: m, cons: cons, set: Settings{Workers: w}}
+		sv.x, sv.zi = randSPD(n, rnd), randSPD(n, rnd)
+		got := make([]float64, m*m)
+		want := make([]float64, m*m)
+		sv.allPairs = true
+		sv.schur(got)
+		sv.allPairs = false
+		sv.schur(want)
+		for i := 0; i < m; i++ {
+			for j := i; j < m; j++ {
+				g, h := got[i*m+j], want[i*m+j]
+				if math.Abs(g-h) > 1e-12*math.Max(1, math.Abs(h)) {
+					t.Fatalf("w = %d: M[%d,%d] = %v, general %v", w, i, j, g, h)
+				}
+			}
+		}
+	}
+}
+
+// mulSym3 equals the product A B C formed entry by entry.
+func TestMulSym3(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{3, 33, 90} {
+		a := make([]float64, n*n) // not symmetric
+		for i := range a {
+			a[i] = rnd.NormFloat64()
+		}
+		b, c := randSPD(n, rnd), randSPD(n, rnd)
+		dst, tmp := make([]float64, n*n), make([]float64, n*n)
+		mulSym3(dst, a, b, c, tmp, n, 2)
+		var want mat.Dense
+		want.Product(mat.NewDense(n, n, a), mat.NewDense(n, n, b), mat.NewDense(n, n, c))
+		if !mat.EqualApprox(mat.NewDense(n, n, dst), &want, 1e-9*float64(n*n)) {
+			t.Errorf("n = %d: mulSym3 differs from A B C", n)
+		}
+	}
+}
