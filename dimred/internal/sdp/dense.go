@@ -244,3 +244,70 @@ func minEig(n int, w []float64) (float64, bool) {
 	}
 	return full()
 }
+
+// rowBlocks calls f(i0, i1) on the row blocks [i0, i1) of size bs covering
+// 0..n, dealt round-robin to w goroutines (for work that grows with i).
+func rowBlocks(n, bs, w int, f func(i0, i1 int)) {
+	nb := (n + bs - 1) / bs
+	if w > nb {
+		w = nb
+	}
+	run := func(t int) {
+		for b := t; b < nb; b += w {
+			f(b*bs, min((b+1)*bs, n))
+		}
+	}
+	if w <= 1 {
+		run(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for t := 0; t < w; t++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); run(t) }()
+	}
+	wg.Wait()
+}
+
+// congruence sets w = L⁻¹ D L⁻ᵀ for the lower triangular li = L⁻¹ and
+// symmetric d (row-major n×n; tmp is scratch), skipping the zeros of L⁻¹:
+// row i of L⁻¹ D needs columns k ≤ i of L⁻¹, and the lower triangle of w,
+// rows i < i₁ against columns j < i₁, needs k ≤ j < i₁ only. That is
+// n³/2 + n³/3 multiply–adds against 2n³ for two full products; the upper
+// triangle is copied from the lower.
+func congruence(w, li, d, tmp []float64, n, workers int) {
+	const bs = 48
+	if n*n*n < 1<<15 {
+		workers = 1
+	}
+	rowBlocks(n, bs, workers, func(i0, i1 int) {
+		vec.GemmNT(i1-i0, n, i1, 1, li[i0*n:], n, d, n, 0, tmp[i0*n:], n)
+	})
+	rowBlocks(n, bs, workers, func(i0, i1 int) {
+		vec.GemmNT(i1-i0, i1, i1, 1, tmp[i0*n:], n, li, n, 0, w[i0*n:], n)
+	})
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			w[j*n+i] = w[i*n+j]
+		}
+	}
+}
+
+// gramUpper sets g = V Vᵀ for the upper triangular row-major n×n v,
+// skipping its zeros: entry (i, j), j ≥ i, sums over k ≥ j only, so rows
+// i₀..i₁ need columns from i₀ on (n³/3 multiply–adds against n³); the
+// lower triangle is copied from the upper.
+func gramUpper(g, v []float64, n, workers int) {
+	const bs = 48
+	if n*n*n < 1<<15 {
+		workers = 1
+	}
+	rowBlocks(n, bs, workers, func(i0, i1 int) {
+		vec.GemmNT(i1-i0, n-i0, n-i0, 1, v[i0*n+i0:], n, v[i0*n+i0:], n, 0, g[i0*n+i0:], n)
+	})
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			g[i*n+j] = g[j*n+i]
+		}
+	}
+}

@@ -158,3 +158,57 @@ func TestMulSym3(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCholLower factors an m×m Schur complement of MVU's size
+// (n = 200, k = 7: m ≈ 1000); m³/3 flops.
+func BenchmarkCholLower(b *testing.B) {
+	const m = 968
+	a := randSPD(m, rand.New(rand.NewPCG(7, 8)))
+	l := make([]float64, m*m)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		copy(l, a)
+		if !cholLower(m, l, 1) {
+			b.Fatal("refused")
+		}
+	}
+	b.ReportMetric(float64(m)*m*m/3/b.Elapsed().Seconds()*float64(b.N)/1e9, "GFlop/s")
+}
+
+// congruence and gramUpper, which skip the zeros of triangular factors,
+// equal the full products L⁻¹ D L⁻ᵀ and V Vᵀ.
+func TestTriangularProducts(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{5, 47, 48, 49, 130} {
+		for _, w := range []int{1, 2} {
+			li := make([]float64, n*n)
+			for i := 0; i < n; i++ {
+				for j := 0; j <= i; j++ {
+					li[i*n+j] = rnd.NormFloat64()
+				}
+			}
+			d := randSPD(n, rnd)
+			d[0] = -d[0] // indefinite is fine
+			got, tmp := make([]float64, n*n), make([]float64, n*n)
+			congruence(got, li, d, tmp, n, w)
+			L, D := mat.NewDense(n, n, li), mat.NewDense(n, n, d)
+			var want mat.Dense
+			want.Product(L, D, L.T())
+			if !mat.EqualApprox(mat.NewDense(n, n, got), &want, 1e-10*float64(n)) {
+				t.Errorf("n = %d, w = %d: congruence differs from L D Lᵀ", n, w)
+			}
+			v := make([]float64, n*n) // upper triangular
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					v[i*n+j] = rnd.NormFloat64()
+				}
+			}
+			gramUpper(got, v, n, w)
+			V := mat.NewDense(n, n, v)
+			want.Mul(V, V.T())
+			if !mat.EqualApprox(mat.NewDense(n, n, got), &want, 1e-10*float64(n)) {
+				t.Errorf("n = %d, w = %d: gramUpper differs from V Vᵀ", n, w)
+			}
+		}
+	}
+}

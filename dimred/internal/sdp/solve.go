@@ -494,14 +494,7 @@ func (sv *solver) invertZ() bool {
 			v[i*n+j] = sv.lzi[j*n+i]
 		}
 	}
-	w := sv.set.Workers
-	if n*n*n < 1<<15 {
-		w = 1
-	}
-	parallelRows(n, w, func(lo, hi int) {
-		vec.GemmNT(hi-lo, n, n, 1, v[lo*n:], n, v, n, 0, sv.zi[lo*n:], n)
-	})
-	symmetrise(sv.zi, n)
+	gramUpper(sv.zi, v, n, sv.set.Workers)
 	return true
 }
 
@@ -594,8 +587,7 @@ func (sv *solver) maxStep(li, dx, s, ds []float64) (float64, bool) {
 	}
 	// W = (L⁻¹ ΔX) L⁻ᵀ: ΔX is symmetric, so both are A·Bᵀ products.
 	w := make([]float64, n*n)
-	mulSym3(w, li, dx, li, sv.ltmp, n, sv.set.Workers)
-	symmetrise(w, n)
+	congruence(w, li, dx, sv.ltmp, n, sv.set.Workers)
 	lmin, ok := minEig(n, w)
 	if !ok {
 		return 0, false
