@@ -8,7 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
-// schur fills the upper triangle of the m×m Schur complement
+// schur fills the upper triangle of the m×m Schur complement (the lower
+// one for schurPairs: sv.allPairs)
 //
 //	M_ij = tr(A_i X A_j Z⁻¹) = Σ_{(a,b)∈A_i} Σ_{(c,d)∈A_j} A_i[a,b] X[b,c] A_j[c,d] Z⁻¹[d,a],
 //
@@ -142,7 +143,8 @@ func (sv *solver) schur(M []float64) {
 	wg.Wait()
 }
 
-// schurPairs fills the upper triangle of the Schur complement when every
+// schurPairs fills the lower triangle of the Schur complement (the one
+// cholLower reads, so that no transposition is needed) when every
 // constraint is a distance pair, A_k = v_k u_k u_kᵀ with u_k = e_a − e_b
 // (or e_a): then M_kl = v_k v_l (u_kᵀ X u_l)(u_kᵀ Z⁻¹ u_l), and with the
 // n×m matrices P = X U V and Q = Z⁻¹ U (U's columns the u_l, V = diag(v)),
@@ -192,15 +194,15 @@ func (sv *solver) schurPairs(M []float64) {
 				return
 			}
 			c := cons[k]
-			row := M[k*m+k : (k+1)*m]
-			pa, qa := p[c.pa*m+k:(c.pa+1)*m], q[c.pa*m+k:(c.pa+1)*m]
+			row := M[k*m : k*m+k+1]
+			pa, qa := p[c.pa*m:c.pa*m+k+1], q[c.pa*m:c.pa*m+k+1]
 			if c.pb < 0 {
 				for l := range row {
 					row[l] = c.pv * pa[l] * qa[l]
 				}
 				continue
 			}
-			pb, qb := p[c.pb*m+k:(c.pb+1)*m], q[c.pb*m+k:(c.pb+1)*m]
+			pb, qb := p[c.pb*m:c.pb*m+k+1], q[c.pb*m:c.pb*m+k+1]
 			pa, qa, pb, qb = pa[:len(row)], qa[:len(row)], pb[:len(row)], qb[:len(row)]
 			for l := range row {
 				row[l] = c.pv * (pa[l] - pb[l]) * (qa[l] - qb[l])

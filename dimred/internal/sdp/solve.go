@@ -551,12 +551,17 @@ func (sv *solver) factor(M []float64) bool {
 	if sv.mfac == nil {
 		sv.mfac = make([]float64, m*m)
 	}
-	// The lower triangle of mfac from the upper one of M.
+	// The lower triangle of mfac from the upper one of M (from the lower
+	// one after schurPairs).
 	load := func(delta float64) {
 		for i := 0; i < m; i++ {
 			row := sv.mfac[i*m : i*m+i+1]
-			for j := range row {
-				row[j] = M[j*m+i]
+			if sv.allPairs {
+				copy(row, M[i*m:i*m+i+1])
+			} else {
+				for j := range row {
+					row[j] = M[j*m+i]
+				}
 			}
 			row[i] += delta
 		}
