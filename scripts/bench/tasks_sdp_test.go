@@ -45,7 +45,7 @@ func TestMVUMatchesCSDP(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "param.csdp"), []byte(csdpParams), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		obj, _, _, err := runCSDP(dir, 1)
+		obj, _, _, _, err := runCSDP(dir, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
