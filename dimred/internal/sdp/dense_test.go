@@ -212,3 +212,44 @@ func TestTriangularProducts(t *testing.T) {
 		}
 	}
 }
+
+// xsz, the product X ΔZ Z⁻¹ with the sparse ΔZ = −Σ_k Δy_k A_k of distance
+// pairs, equals the dense triple product.
+func TestXSZMatchesDense(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 12))
+	const n, m = 60, 200
+	var cons []*spmat
+	for len(cons) < m {
+		i, j := rnd.IntN(n), rnd.IntN(n)
+		es := []Entry{{i, i, 1}}
+		if i != j {
+			es = []Entry{{i, i, 1}, {j, j, 1}, {i, j, -1}}
+		}
+		a, err := build(es, n, "A", 4*n+16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cons = append(cons, a)
+	}
+	for _, w := range []int{1, 2} {
+		sv := &solver{n: n, m: m, cons: cons, set: Settings{Workers: w}, sxt: make([]float64, n*n)}
+		x := randSPD(n, rnd)
+		sv.zi = randSPD(n, rnd)
+		dy := make([]float64, m)
+		for k := range dy {
+			dy[k] = rnd.NormFloat64()
+		}
+		dz := make([]float64, n*n)
+		for k, a := range cons {
+			a.addTo(dz, n, -dy[k])
+		}
+		got, want, tmp := make([]float64, n*n), make([]float64, n*n), make([]float64, n*n)
+		sv.xsz(got, x, dy, tmp)
+		mulSym3(want, x, dz, sv.zi, tmp, n, w)
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-9*math.Max(1, math.Abs(want[i])) {
+				t.Fatalf("w = %d: entry %d: %v, dense %v", w, i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -187,10 +187,16 @@ type solver struct {
 
 	rp, rd, rds []float64 // residuals
 	xrdzi       []float64 // X Rd Z⁻¹
-	mfac        []float64 // Cholesky factor of the Schur complement (lower, m×m; cholLower)
-	allPairs    bool      // every constraint a distance pair (schurPairs)
-	pu, qu      []float64 // n×m scratch of schurPairs
-	res         Result
+	// dualFeas records a full dual step taken (α_d = 1) on a programme of
+	// distance pairs: from then on Rd = 0 in exact arithmetic (each step
+	// scales it by 1 − α_d), so Z is kept equal to C − Aᵀ(y) and the
+	// Newton system drops Rd, making ΔZ = −Aᵀ(Δy) sparse (xsz).
+	dualFeas bool
+	sxt      []float64 // n×n scratch of xsz
+	mfac     []float64 // Cholesky factor of the Schur complement (lower, m×m; cholLower)
+	allPairs bool      // every constraint a distance pair (schurPairs)
+	pu, qu   []float64 // n×m scratch of schurPairs
+	res      Result
 }
 
 func (sv *solver) run() (*Solution, error) {
@@ -225,6 +231,7 @@ func (sv *solver) run() (*Solution, error) {
 	sv.rd = make([]float64, n*n)
 	sv.rds = make([]float64, nl)
 	sv.xrdzi = make([]float64, n*n)
+	sv.sxt = make([]float64, n*n)
 	bnorm := floats.Norm(sv.b, 2)
 	M := make([]float64, m*m)
 	rhs := make([]float64, m)
@@ -237,6 +244,14 @@ func (sv *solver) run() (*Solution, error) {
 
 	var hist []float64
 	for iter := 0; ; iter++ {
+		if sv.dualFeas {
+			copy(sv.z, sv.c)
+			for k, a := range sv.cons {
+				if sv.y[k] != 0 {
+					a.addTo(sv.z, n, -sv.y[k])
+				}
+			}
+		}
 		// Residuals and the stopping rule.
 		for k, a := range sv.cons {
 			sv.rp[k] = sv.b[k] - a.inner(sv.x, n)
@@ -328,7 +343,11 @@ func (sv *solver) run() (*Solution, error) {
 		if !sv.invChol(sv.x, sv.lxi) {
 			return sv.solution(), fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
 		}
-		mulSym3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n, sv.set.Workers)
+		if sv.dualFeas {
+			clear(sv.xrdzi)
+		} else {
+			mulSym3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n, sv.set.Workers)
+		}
 		sv.schur(M)
 		for v, k := range sv.lpRow {
 			M[k*m+k] += sv.s[v] / sv.zs[v]
@@ -363,7 +382,11 @@ func (sv *solver) run() (*Solution, error) {
 		sigma := math.Min(1, math.Pow(math.Max(muaff, 0)/mu, expo))
 
 		// Corrector: E = σμ Z⁻¹ − X − ΔXa ΔZa Z⁻¹.
-		mulSym3(e, pa.dx, pa.dz, sv.zi, tmp, n, sv.set.Workers)
+		if sv.dualFeas {
+			sv.xsz(e, pa.dx, pa.dy, tmp)
+		} else {
+			mulSym3(e, pa.dx, pa.dz, sv.zi, tmp, n, sv.set.Workers)
+		}
 		for i := range e {
 			e[i] = sigma*mu*sv.zi[i] - sv.x[i] - e[i]
 		}
@@ -397,6 +420,9 @@ func (sv *solver) run() (*Solution, error) {
 		floats.AddScaled(sv.y, ad, pc.dy)
 		floats.AddScaled(sv.z, ad, pc.dz)
 		floats.AddScaled(sv.zs, ad, pc.dzs)
+		if ad == 1 && sv.allPairs {
+			sv.dualFeas = true
+		}
 		symmetrise(sv.x, n)
 		symmetrise(sv.z, n)
 	}
@@ -452,13 +478,21 @@ func (sv *solver) direction(d *direction, e, rc, rhs, tmp []float64) {
 	}
 	copy(d.dy, rhs)
 	cholSolve(sv.m, sv.mfac, d.dy)
-	copy(d.dz, sv.rd)
+	if sv.dualFeas {
+		clear(d.dz)
+	} else {
+		copy(d.dz, sv.rd)
+	}
 	for k, a := range sv.cons {
 		if d.dy[k] != 0 {
 			a.addTo(d.dz, n, -d.dy[k])
 		}
 	}
-	mulSym3(d.dx, sv.x, d.dz, sv.zi, tmp, n, sv.set.Workers)
+	if sv.dualFeas {
+		sv.xsz(d.dx, sv.x, d.dy, tmp)
+	} else {
+		mulSym3(d.dx, sv.x, d.dz, sv.zi, tmp, n, sv.set.Workers)
+	}
 	for i := range d.dx {
 		d.dx[i] = e[i] - d.dx[i]
 	}
@@ -632,4 +666,43 @@ func (sv *solver) violation() float64 {
 		worst = math.Max(worst, math.Abs(e)/(1+math.Abs(sv.b[k])))
 	}
 	return worst
+}
+
+// xsz sets dst = X S Z⁻¹ for symmetric X and the sparse S = −Σ_k dy_k A_k
+// of distance-pair constraints (sv.allPairs; S = ΔZ once the iterate is
+// dual feasible): S X is formed row by row, each pair adding ±(X_a· − X_b·)
+// to rows a and b (4mn flops instead of 2n³), and X S Z⁻¹ = (S X)ᵀ Z⁻¹ by
+// one product. tmp is n×n scratch.
+func (sv *solver) xsz(dst, x, dy, tmp []float64) {
+	n := sv.n
+	sx := tmp
+	clear(sx)
+	for k, c := range sv.cons {
+		coef := -dy[k] * c.pv
+		if coef == 0 {
+			continue
+		}
+		ra, xa := sx[c.pa*n:(c.pa+1)*n], x[c.pa*n:(c.pa+1)*n]
+		vec.Axpy(ra, coef, xa)
+		if c.pb < 0 {
+			continue
+		}
+		rb, xb := sx[c.pb*n:(c.pb+1)*n], x[c.pb*n:(c.pb+1)*n]
+		vec.Axpy(ra, -coef, xb)
+		vec.Axpy(rb, -coef, xa)
+		vec.Axpy(rb, coef, xb)
+	}
+	t := sv.sxt
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			t[j*n+i] = sx[i*n+j]
+		}
+	}
+	w := sv.set.Workers
+	if n*n*n < 1<<15 {
+		w = 1
+	}
+	parallelRows(n, w, func(lo, hi int) {
+		vec.GemmNT(hi-lo, n, n, 1, t[lo*n:], n, sv.zi, n, 0, dst[lo*n:], n)
+	})
 }
