@@ -8,6 +8,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/vec"
 
 	"gonum.org/v1/gonum/floats"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -179,7 +180,6 @@ func minEig(n int, w []float64) (float64, bool) {
 	floats.Scale(1/floats.Norm(v0, 2), v0)
 	var alpha, beta []float64
 	u := make([]float64, n)
-	var es mat.EigenSym
 	for j := 0; j < kmax; j++ {
 		vj := basis[j*n : (j+1)*n]
 		for i := range u {
@@ -198,26 +198,16 @@ func minEig(n int, w []float64) (float64, bool) {
 		b := floats.Norm(u, 2)
 		k := j + 1
 		if k%10 == 0 || k == kmax || b == 0 {
-			t := mat.NewSymDense(k, nil)
-			for i := 0; i < k; i++ {
-				t.SetSym(i, i, alpha[i])
-				if i+1 < k {
-					t.SetSym(i, i+1, beta[i])
-				}
-			}
-			if !es.Factorize(t, true) {
+			theta, last, radius, ok := ritzMin(alpha, beta)
+			if !ok {
 				return 0, false
 			}
-			vals := es.Values(nil)
-			var vecs mat.Dense
-			es.VectorsTo(&vecs)
-			radius := math.Max(math.Abs(vals[0]), math.Abs(vals[k-1]))
-			res := b * math.Abs(vecs.At(k-1, 0))
+			res := b * math.Abs(last)
 			if res <= 1e-9*radius || b <= 1e-14*radius {
-				return vals[0] - res, true
+				return theta - res, true
 			}
 			if k == n { // the whole space: T's eigenvalues are W's
-				return vals[0], true
+				return theta, true
 			}
 		}
 		beta = append(beta, b)
@@ -294,4 +284,60 @@ func gramUpper(g, v []float64, n, workers int) {
 			g[i*n+j] = g[j*n+i]
 		}
 	}
+}
+
+// ritzMin returns the smallest eigenvalue θ of the k×k symmetric
+// tridiagonal T with diagonal alpha and off-diagonal beta (k = len(alpha),
+// len(beta) ≥ k−1), the last component of its unit eigenvector, and
+// max |eigenvalue|: the eigenvalues by LAPACK's dsterf (O(k²), no
+// vectors), the component by two steps of inverse iteration with T − θI
+// (tridiagonal elimination, O(k)). false if dsterf fails.
+func ritzMin(alpha, beta []float64) (theta, last, radius float64, ok bool) {
+	k := len(alpha)
+	d := append([]float64(nil), alpha...)
+	e := make([]float64, max(k-1, 1))
+	copy(e, beta[:k-1])
+	if !(lapackgonum.Implementation{}).Dsterf(k, d, e) {
+		return 0, 0, 0, false
+	}
+	theta = d[0]
+	radius = math.Max(math.Abs(d[0]), math.Abs(d[k-1]))
+	if k == 1 {
+		return theta, 1, radius, true
+	}
+	// Inverse iteration: solve (T − σI) x = v by elimination without
+	// pivoting, σ just below θ; a zero pivot is replaced by a tiny one.
+	sigma := theta - 1e-10*math.Max(radius, 1e-300)
+	tiny := 1e-14 * math.Max(radius, 1e-300)
+	x := make([]float64, k)
+	for i := range x {
+		x[i] = 1
+	}
+	c := make([]float64, k) // modified super-diagonal
+	p := make([]float64, k) // pivots
+	for it := 0; it < 2; it++ {
+		// Forward elimination.
+		p[0] = alpha[0] - sigma
+		if math.Abs(p[0]) < tiny {
+			p[0] = tiny
+		}
+		for i := 1; i < k; i++ {
+			c[i-1] = beta[i-1] / p[i-1]
+			p[i] = alpha[i] - sigma - c[i-1]*beta[i-1]
+			if math.Abs(p[i]) < tiny {
+				p[i] = tiny
+			}
+			x[i] -= c[i-1] * x[i-1]
+		}
+		x[k-1] /= p[k-1]
+		for i := k - 2; i >= 0; i-- {
+			x[i] = (x[i] - beta[i]*x[i+1]) / p[i]
+		}
+		nrm := floats.Norm(x, 2)
+		if nrm == 0 || math.IsInf(nrm, 0) || math.IsNaN(nrm) {
+			return theta, 1, radius, true // no estimate: forces another check
+		}
+		floats.Scale(1/nrm, x)
+	}
+	return theta, x[k-1], radius, true
 }
