@@ -314,7 +314,7 @@ func bench(smoke bool, repeats int, python, only string, threads int) error {
 			return fmt.Errorf("%s: %v", t.name, err)
 		}
 		var goT, pyT, goC, pyC []float64
-		for rep := 0; rep < repeats; rep++ {
+		for rep := 0; rep < max(repeats, t.repeats); rep++ {
 			runtime.GC()
 			start, c0 := time.Now(), cpuSeconds()
 			if err := runGo(); err != nil {
@@ -326,7 +326,12 @@ func bench(smoke bool, repeats int, python, only string, threads int) error {
 				Seconds    float64
 				CPUSeconds float64 `json:"cpu_seconds"`
 			}
-			if err := py.ask(t.py+" "+dir, &res); err != nil {
+			if t.ext != nil {
+				res.Seconds, res.CPUSeconds, err = t.ext(dir)
+			} else {
+				err = py.ask(t.py+" "+dir, &res)
+			}
+			if err != nil {
 				return fmt.Errorf("%s: %v", t.name, err)
 			}
 			pyT = append(pyT, res.Seconds)

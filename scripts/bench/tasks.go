@@ -25,6 +25,11 @@ type task struct {
 	flops float64 // floating-point operations, when a rate is worth showing
 	gen   func(dir string) error
 	setup func(dir string) (run func() error, check func(dir string) (string, bool, error), err error)
+	// ext, if set, is the reference side instead of sk.py (a subprocess
+	// such as csdp): it returns that side's seconds. repeats, if larger,
+	// overrides -repeats for the row.
+	ext     func(dir string) (wall, cpu float64, err error) // a reference side run here instead of sk.py
+	repeats int
 }
 
 // tasks returns the benchmark's rows. full selects the size ladders of the
@@ -33,7 +38,7 @@ type task struct {
 // (say Isomap, once on main) joins with one line in each list.
 func tasks(full bool) []task {
 	if !full {
-		return []task{
+		return append([]task{
 			trustTask(300, 20, 5),
 			knnBruteTask(300, 50, 5),
 			pcaTask(500, 60, "arpack"),
@@ -49,9 +54,9 @@ func tasks(full bool) []task {
 			spectralTask(400, 10),
 			tsneTask(300),
 			umapTask(300),
-		}
+		}, sdpTasks(false)...)
 	}
-	return []task{
+	return append([]task{
 		trustTask(1000, 50, 5), trustTask(2000, 50, 5), trustTask(5000, 50, 5),
 		knnBruteTask(2000, 784, 10), knnBruteTask(4000, 784, 10), knnBruteTask(8000, 784, 10),
 		pcaTask(10000, 784, "arpack"), pcaTask(70000, 784, "arpack"),
@@ -73,7 +78,7 @@ func tasks(full bool) []task {
 		spectralTask(490, 10), spectralTask(500, 10), spectralTask(990, 10),
 		tsneTask(10000), tsneTask(50000),
 		umapTask(10000), umapTask(50000),
-	}
+	}, sdpTasks(true)...)
 }
 
 // lowRank returns an n×p sample of rank-r structure plus noise,

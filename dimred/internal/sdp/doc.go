@@ -38,13 +38,25 @@
 // exploiting the sparsity of the A_k (a pair of sparse constraints costs
 // nnz_i·nnz_j; a dense constraint forms X A_j Z⁻¹ once), factors it by
 // Cholesky once, and solves it twice (predictor and corrector). The step to
-// the boundary of the PSD cone is found exactly from the eigenvalues of
-// L⁻¹ ΔX L⁻ᵀ with X = L Lᵀ, and steps are shortened until the new X and Z
-// have Cholesky factors. The assembly of M is split over
-// Settings.Workers goroutines. Cost per iteration:
-// O(Σ_ij nnz_i nnz_j + m³/3 + n³). Internally, rank-one constraints u uᵀ
+// the boundary of the PSD cone is found from the smallest eigenvalue of
+// L⁻¹ ΔX L⁻ᵀ with X = L Lᵀ (by the Lanczos method, to a relative 1e-9 of
+// the spectral radius), and steps are shortened until the new X and Z
+// have Cholesky factors. Internally, rank-one constraints u uᵀ
 // (MVU's face-reduced form) enter as M_ij = (u_iᵀ X u_j)(u_jᵀ Z⁻¹ u_i),
 // formed by matrix products.
+//
+// MVU's distance constraints, A = (e_a − e_b)(e_a − e_b)ᵀ, touch four
+// entries of X, and get what CSDP (Borchers 1999) exploits and more: M is
+// read off the n×m matrices X U and Z⁻¹ U (two rows of each per row of M,
+// O(nm + m²)); once a full dual step has been taken, Z is kept equal to
+// C − Aᵀ(y), so ΔZ = −Aᵀ(Δy) is sparse and X ΔZ Z⁻¹ costs one product
+// instead of two. All dense products are of symmetric or triangular
+// matrices and run on dimred's register-blocked A·Bᵀ kernel
+// (internal/vec), skipping the zeros of triangular factors, and M's
+// Cholesky factorisation is blocked and left-looking on the same kernel
+// (dense.go). The dense work is split over Settings.Workers goroutines.
+// Cost per iteration: O(m³/3 + n³) for MVU, plus Σ_ij nnz_i nnz_j for
+// general sparse constraints.
 //
 // # Stopping rule
 //

@@ -56,6 +56,12 @@ type spmat struct {
 	dense []float64 // n×n row major, nil for sparse constraints
 	u     []float64 // A = u uᵀ when not nil
 	norm  float64   // Frobenius norm
+	// pair marks a sparse A = pv·(e_pa − e_pb)(e_pa − e_pb)ᵀ, or pv·e_pa e_paᵀ
+	// when pb < 0: MVU's distance constraints, whose Schur complement
+	// entries are read off X and Z⁻¹ (schurPairs).
+	pair   bool
+	pa, pb int
+	pv     float64
 }
 
 // rankOne returns the constraint matrix u uᵀ.
@@ -146,9 +152,28 @@ func build(es []Entry, n int, what string, denseMin int) (*spmat, error) {
 		ss += acc[k] * acc[k]
 	}
 	a.norm = math.Sqrt(ss)
+	a.detectPair()
 	if len(keys) >= denseMin {
 		a.dense = make([]float64, n*n)
 		a.addTo(a.dense, n, 1)
 	}
 	return a, nil
+}
+
+// detectPair sets a.pair for the patterns v·e_a e_aᵀ and
+// v·(e_a − e_b)(e_a − e_b)ᵀ (entries sorted by row, then column).
+func (a *spmat) detectPair() {
+	switch len(a.v) {
+	case 1:
+		if a.i[0] == a.j[0] {
+			a.pair, a.pa, a.pb, a.pv = true, a.i[0], -1, a.v[0]
+		}
+	case 4:
+		x, y := a.i[0], a.i[3]
+		v := a.v[0]
+		if x < y && a.j[0] == x && a.i[1] == x && a.j[1] == y && a.i[2] == y && a.j[2] == x && a.j[3] == y &&
+			a.v[1] == -v && a.v[2] == -v && a.v[3] == v {
+			a.pair, a.pa, a.pb, a.pv = true, x, y, v
+		}
+	}
 }

@@ -7,11 +7,10 @@ import (
 	"math"
 	"runtime"
 
+	"github.com/dimredbook/book/dimred/internal/vec"
 	"github.com/dimredbook/book/dimred/progress"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -179,6 +178,10 @@ func solve(n int, cm *spmat, cons []*spmat, b []float64, meq int, set Settings) 
 		}
 		sv.ph = ph
 	}
+	sv.allPairs = m > 0
+	for _, a := range cons {
+		sv.allPairs = sv.allPairs && a.pair && a.dense == nil
+	}
 	return sv.run()
 }
 
@@ -194,14 +197,24 @@ type solver struct {
 	set           Settings
 
 	x, z, zi []float64 // X, Z, Z⁻¹ (n×n row major)
+	lxi, lzi []float64 // L⁻¹ for X = L Lᵀ and for Z (lower triangular, n×n)
+	ltmp     []float64 // n×n scratch of invChol and maxStep
 	y        []float64 // m
 	s, zs    []float64 // scalar variables and their duals, nl
 
 	rp, rd, rds []float64 // residuals
 	xrdzi       []float64 // X Rd Z⁻¹
-	mfac        []float64 // Cholesky factor of the Schur complement (upper, m×m)
-	res         Result
-	ph          *progress.Phase // nil without a Context
+	// dualFeas records a full dual step taken (α_d = 1) on a programme of
+	// distance pairs: from then on Rd = 0 in exact arithmetic (each step
+	// scales it by 1 − α_d), so Z is kept equal to C − Aᵀ(y) and the
+	// Newton system drops Rd, making ΔZ = −Aᵀ(Δy) sparse (xsz).
+	dualFeas bool
+	sxt      []float64 // n×n scratch of xsz
+	mfac     []float64 // Cholesky factor of the Schur complement (lower, m×m; cholLower)
+	allPairs bool      // every constraint a distance pair (schurPairs)
+	pu, qu   []float64 // n×m scratch of schurPairs
+	res      Result
+	ph       *progress.Phase // nil without a Context
 }
 
 func (sv *solver) run() (*Solution, error) {
@@ -229,10 +242,14 @@ func (sv *solver) run() (*Solution, error) {
 		sv.zs[l] = 10 * beta
 	}
 	sv.zi = make([]float64, n*n)
+	sv.lxi = make([]float64, n*n)
+	sv.lzi = make([]float64, n*n)
+	sv.ltmp = make([]float64, n*n)
 	sv.rp = make([]float64, m)
 	sv.rd = make([]float64, n*n)
 	sv.rds = make([]float64, nl)
 	sv.xrdzi = make([]float64, n*n)
+	sv.sxt = make([]float64, n*n)
 	bnorm := floats.Norm(sv.b, 2)
 	M := make([]float64, m*m)
 	rhs := make([]float64, m)
@@ -247,6 +264,14 @@ func (sv *solver) run() (*Solution, error) {
 	for iter := 0; ; iter++ {
 		if err := sv.ph.Set(iter); err != nil {
 			return nil, err
+		}
+		if sv.dualFeas {
+			copy(sv.z, sv.c)
+			for k, a := range sv.cons {
+				if sv.y[k] != 0 {
+					a.addTo(sv.z, n, -sv.y[k])
+				}
+			}
 		}
 		// Residuals and the stopping rule.
 		for k, a := range sv.cons {
@@ -339,9 +364,13 @@ func (sv *solver) run() (*Solution, error) {
 		if err := sv.ph.Err(); err != nil {
 			return nil, err
 		}
-		mul3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n)
-		if err := sv.ph.Err(); err != nil {
-			return nil, err
+		if !sv.invChol(sv.x, sv.lxi) {
+			return sv.solution(), fmt.Errorf("%w: iterate lost positive definiteness at iteration %d", ErrNumerical, iter)
+		}
+		if sv.dualFeas {
+			clear(sv.xrdzi)
+		} else {
+			mulSym3(sv.xrdzi, sv.x, sv.rd, sv.zi, tmp, n, sv.set.Workers)
 		}
 		sv.schur(M)
 		if err := sv.ph.Err(); err != nil {
@@ -368,11 +397,11 @@ func (sv *solver) run() (*Solution, error) {
 		if err := sv.ph.Err(); err != nil {
 			return nil, err
 		}
-		ap, ok1 := sv.maxStep(sv.x, pa.dx, sv.s, pa.ds)
+		ap, ok1 := sv.maxStep(sv.lxi, pa.dx, sv.s, pa.ds)
 		if err := sv.ph.Err(); err != nil {
 			return nil, err
 		}
-		ad, ok2 := sv.maxStep(sv.z, pa.dz, sv.zs, pa.dzs)
+		ad, ok2 := sv.maxStep(sv.lzi, pa.dz, sv.zs, pa.dzs)
 		if err := sv.ph.Err(); err != nil {
 			return nil, err
 		}
@@ -392,9 +421,10 @@ func (sv *solver) run() (*Solution, error) {
 		sigma := math.Min(1, math.Pow(math.Max(muaff, 0)/mu, expo))
 
 		// Corrector: E = σμ Z⁻¹ − X − ΔXa ΔZa Z⁻¹.
-		mul3(e, pa.dx, pa.dz, sv.zi, tmp, n)
-		if err := sv.ph.Err(); err != nil {
-			return nil, err
+		if sv.dualFeas {
+			sv.xsz(e, pa.dx, pa.dy, tmp)
+		} else {
+			mulSym3(e, pa.dx, pa.dz, sv.zi, tmp, n, sv.set.Workers)
 		}
 		for i := range e {
 			e[i] = sigma*mu*sv.zi[i] - sv.x[i] - e[i]
@@ -406,11 +436,11 @@ func (sv *solver) run() (*Solution, error) {
 		if err := sv.ph.Err(); err != nil {
 			return nil, err
 		}
-		ap, ok1 = sv.maxStep(sv.x, pc.dx, sv.s, pc.ds)
+		ap, ok1 = sv.maxStep(sv.lxi, pc.dx, sv.s, pc.ds)
 		if err := sv.ph.Err(); err != nil {
 			return nil, err
 		}
-		ad, ok2 = sv.maxStep(sv.z, pc.dz, sv.zs, pc.dzs)
+		ad, ok2 = sv.maxStep(sv.lzi, pc.dz, sv.zs, pc.dzs)
 		if err := sv.ph.Err(); err != nil {
 			return nil, err
 		}
@@ -438,6 +468,9 @@ func (sv *solver) run() (*Solution, error) {
 		floats.AddScaled(sv.y, ad, pc.dy)
 		floats.AddScaled(sv.z, ad, pc.dz)
 		floats.AddScaled(sv.zs, ad, pc.dzs)
+		if ad == 1 && sv.allPairs {
+			sv.dualFeas = true
+		}
 		symmetrise(sv.x, n)
 		symmetrise(sv.z, n)
 	}
@@ -451,20 +484,12 @@ func (sv *solver) backtrack(x, dx []float64, alpha float64, tmp []float64) (floa
 		for i := range tmp {
 			tmp[i] = x[i] + alpha*dx[i]
 		}
-		if potrf(n, tmp) {
+		if cholLower(n, tmp, sv.set.Workers) {
 			return alpha, true
 		}
 		alpha *= 0.8
 	}
 	return 0, false
-}
-
-// potrf overwrites the upper triangle of the row-major n×n a with its
-// Cholesky factor U (a = UᵀU), without the condition estimate of
-// mat.Cholesky; false if a is not numerically positive definite.
-func potrf(n int, a []float64) bool {
-	_, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: a})
-	return ok
 }
 
 // errStalled marks a stop for lack of progress (as opposed to MaxIter or
@@ -500,15 +525,22 @@ func (sv *solver) direction(d *direction, e, rc, rhs, tmp []float64) {
 		rhs[k] -= sv.lpA[v] * (rc[v] - sv.s[v]*sv.rds[v]) / sv.zs[v]
 	}
 	copy(d.dy, rhs)
-	lapack64.Potrs(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: sv.m, Stride: sv.m, Data: sv.mfac},
-		blas64.General{Rows: sv.m, Cols: 1, Stride: 1, Data: d.dy})
-	copy(d.dz, sv.rd)
+	cholSolve(sv.m, sv.mfac, d.dy)
+	if sv.dualFeas {
+		clear(d.dz)
+	} else {
+		copy(d.dz, sv.rd)
+	}
 	for k, a := range sv.cons {
 		if d.dy[k] != 0 {
 			a.addTo(d.dz, n, -d.dy[k])
 		}
 	}
-	mul3(d.dx, sv.x, d.dz, sv.zi, tmp, n)
+	if sv.dualFeas {
+		sv.xsz(d.dx, sv.x, d.dy, tmp)
+	} else {
+		mulSym3(d.dx, sv.x, d.dz, sv.zi, tmp, n, sv.set.Workers)
+	}
 	for i := range d.dx {
 		d.dx[i] = e[i] - d.dx[i]
 	}
@@ -517,13 +549,6 @@ func (sv *solver) direction(d *direction, e, rc, rhs, tmp []float64) {
 		d.dzs[v] = sv.rds[v] - sv.lpA[v]*d.dy[k]
 		d.ds[v] = (rc[v] - sv.s[v]*d.dzs[v]) / sv.zs[v]
 	}
-}
-
-// mul3 sets dst = A B C for row-major n×n matrices; tmp is scratch.
-func mul3(dst, a, b, c, tmp []float64, n int) {
-	g := func(x []float64) blas64.General { return blas64.General{Rows: n, Cols: n, Stride: n, Data: x} }
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g(a), g(b), 0, g(tmp))
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, g(tmp), g(c), 0, g(dst))
 }
 
 func symmetrise(a []float64, n int) {
@@ -535,19 +560,50 @@ func symmetrise(a []float64, n int) {
 	}
 }
 
-// invertZ sets sv.zi = Z⁻¹ by Cholesky; false if Z is not positive definite.
+// invertZ sets sv.lzi = L⁻¹ for Z = L Lᵀ and sv.zi = Z⁻¹ = L⁻ᵀ L⁻¹; false
+// if Z is not positive definite. Z tends to a singular matrix near the
+// optimum; its inverse is needed regardless, so no condition estimate is
+// made.
 func (sv *solver) invertZ() bool {
 	n := sv.n
-	copy(sv.zi, sv.z)
-	if !potrf(n, sv.zi) {
+	if !sv.invChol(sv.z, sv.lzi) {
 		return false
 	}
-	// Z tends to a singular matrix near the optimum; its inverse is
-	// needed regardless, so no condition estimate is made.
-	if _, ok := lapack64.Potri(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: sv.zi}); !ok {
+	// Z⁻¹ = V Vᵀ with V = L⁻ᵀ (upper triangular; row i of V is column i of L⁻¹).
+	v := sv.ltmp
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v[i*n+j] = sv.lzi[j*n+i]
+		}
+	}
+	gramUpper(sv.zi, v, n, sv.set.Workers)
+	return true
+}
+
+// invChol sets li = L⁻¹ (lower triangular, zero above the diagonal) for
+// the Cholesky factor of a = L Lᵀ; false if a is not numerically positive
+// definite. Row i of L⁻¹ is (e_i − Σ_{k<i} L_ik (L⁻¹)_k·) / L_ii.
+func (sv *solver) invChol(a, li []float64) bool {
+	n := sv.n
+	l := sv.ltmp
+	copy(l, a)
+	if !cholLower(n, l, sv.set.Workers) {
 		return false
 	}
-	symmetriseUpper(sv.zi, n)
+	clear(li)
+	for i := 0; i < n; i++ {
+		ri := li[i*n : i*n+i+1]
+		for k := 0; k < i; k++ {
+			if c := l[i*n+k]; c != 0 {
+				vec.Axpy(ri[:k+1], -c, li[k*n:k*n+k+1])
+			}
+		}
+		ri[i] += 1
+		d := 1 / l[i*n+i]
+		for k := range ri {
+			ri[k] *= d
+		}
+	}
 	return true
 }
 
@@ -561,9 +617,10 @@ func symmetriseUpper(a []float64, n int) {
 	}
 }
 
-// factor factors the Schur complement (upper triangle of M), adding a
-// growing multiple of its largest diagonal entry if it is numerically
-// indefinite (dependent or nearly dependent constraints).
+// factor factors the Schur complement (upper triangle of M) into
+// sv.mfac = L with M = L Lᵀ (cholLower), adding a growing multiple of its
+// largest diagonal entry if it is numerically indefinite (dependent or
+// nearly dependent constraints).
 func (sv *solver) factor(M []float64) bool {
 	m := sv.m
 	var dmax float64
@@ -576,17 +633,28 @@ func (sv *solver) factor(M []float64) bool {
 	if sv.mfac == nil {
 		sv.mfac = make([]float64, m*m)
 	}
-	copy(sv.mfac, M)
-	if potrf(m, sv.mfac) {
+	// The lower triangle of mfac from the upper one of M (from the lower
+	// one after schurPairs).
+	load := func(delta float64) {
+		for i := 0; i < m; i++ {
+			row := sv.mfac[i*m : i*m+i+1]
+			if sv.allPairs {
+				copy(row, M[i*m:i*m+i+1])
+			} else {
+				for j := range row {
+					row[j] = M[j*m+i]
+				}
+			}
+			row[i] += delta
+		}
+	}
+	load(0)
+	if cholLower(m, sv.mfac, sv.set.Workers) {
 		return true
 	}
-	work := make([]float64, len(M))
 	for delta := 1e-14 * dmax; delta <= 1e-6*dmax; delta *= 100 {
-		copy(work, M)
-		for i := 0; i < m; i++ {
-			work[i*m+i] += delta
-		}
-		if copy(sv.mfac, work); potrf(m, sv.mfac) {
+		load(delta)
+		if cholLower(m, sv.mfac, sv.set.Workers) {
 			return true
 		}
 	}
@@ -594,8 +662,9 @@ func (sv *solver) factor(M []float64) bool {
 }
 
 // maxStep returns the largest α with X + αΔX ⪰ 0 and s + αΔs ≥ 0 (+Inf if
-// unbounded); false if X is not positive definite.
-func (sv *solver) maxStep(x, dx, s, ds []float64) (float64, bool) {
+// unbounded), from the smallest eigenvalue of W = L⁻¹ ΔX L⁻ᵀ (minEig) with
+// X = L Lᵀ and li = L⁻¹ (invChol); false if the eigenvalues fail.
+func (sv *solver) maxStep(li, dx, s, ds []float64) (float64, bool) {
 	n := sv.n
 	step := math.Inf(1)
 	for l := range s {
@@ -603,22 +672,13 @@ func (sv *solver) maxStep(x, dx, s, ds []float64) (float64, bool) {
 			step = math.Min(step, -s[l]/ds[l])
 		}
 	}
-	u := append([]float64(nil), x...)
-	if !potrf(n, u) {
+	// W = (L⁻¹ ΔX) L⁻ᵀ: ΔX is symmetric, so both are A·Bᵀ products.
+	w := make([]float64, n*n)
+	congruence(w, li, dx, sv.ltmp, n, sv.set.Workers)
+	lmin, ok := minEig(n, w)
+	if !ok {
 		return 0, false
 	}
-	w := append([]float64(nil), dx...)
-	g := blas64.General{Rows: n, Cols: n, Stride: n, Data: w}
-	ut := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: n, Stride: n, Data: u}
-	// W = U⁻ᵀ ΔX U⁻¹ with X = UᵀU.
-	blas64.Trsm(blas.Left, blas.Trans, 1, ut, g)
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, ut, g)
-	symmetrise(w, n)
-	var es mat.EigenSym
-	if !es.Factorize(mat.NewSymDense(n, w), false) {
-		return 0, false
-	}
-	lmin := floats.Min(es.Values(nil))
 	if lmin < 0 {
 		step = math.Min(step, -1/lmin)
 	}
@@ -654,4 +714,43 @@ func (sv *solver) violation() float64 {
 		worst = math.Max(worst, math.Abs(e)/(1+math.Abs(sv.b[k])))
 	}
 	return worst
+}
+
+// xsz sets dst = X S Z⁻¹ for symmetric X and the sparse S = −Σ_k dy_k A_k
+// of distance-pair constraints (sv.allPairs; S = ΔZ once the iterate is
+// dual feasible): S X is formed row by row, each pair adding ±(X_a· − X_b·)
+// to rows a and b (4mn flops instead of 2n³), and X S Z⁻¹ = (S X)ᵀ Z⁻¹ by
+// one product. tmp is n×n scratch.
+func (sv *solver) xsz(dst, x, dy, tmp []float64) {
+	n := sv.n
+	sx := tmp
+	clear(sx)
+	for k, c := range sv.cons {
+		coef := -dy[k] * c.pv
+		if coef == 0 {
+			continue
+		}
+		ra, xa := sx[c.pa*n:(c.pa+1)*n], x[c.pa*n:(c.pa+1)*n]
+		vec.Axpy(ra, coef, xa)
+		if c.pb < 0 {
+			continue
+		}
+		rb, xb := sx[c.pb*n:(c.pb+1)*n], x[c.pb*n:(c.pb+1)*n]
+		vec.Axpy(ra, -coef, xb)
+		vec.Axpy(rb, -coef, xa)
+		vec.Axpy(rb, coef, xb)
+	}
+	t := sv.sxt
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			t[j*n+i] = sx[i*n+j]
+		}
+	}
+	w := sv.set.Workers
+	if n*n*n < 1<<15 {
+		w = 1
+	}
+	parallelRows(n, w, func(lo, hi int) {
+		vec.GemmNT(hi-lo, n, n, 1, t[lo*n:], n, sv.zi, n, 0, dst[lo*n:], n)
+	})
 }
