@@ -74,7 +74,7 @@ const (
 // with the training embedding fixed.
 type TSNE struct {
 	Q          int     // q, latent dimension; 0 means 2
-	Perplexity float64 // effective number of neighbours; 0 means 30
+	Perplexity float64 // effective number of neighbours, ≥ 1; 0 means 30
 	// EarlyExaggeration multiplies P during the first EarlyIter
 	// iterations; 0 means 12 and 250.
 	EarlyExaggeration float64
@@ -124,8 +124,10 @@ func (m *TSNE) settings(n int) (q int, perp, ee float64, eeIter int, lr float64,
 	if perp == 0 {
 		perp = 30
 	}
-	if !(perp > 0) || math.IsInf(perp, 0) {
-		panic(fmt.Sprintf("dimred: TSNE: Perplexity = %v, want a positive finite number", m.Perplexity))
+	// A perplexity 2^H is at least 1 (one neighbour), and below 1/3 the
+	// neighbourhood k = ⌊3·Perplexity⌋ would be empty.
+	if !(perp >= 1) || math.IsInf(perp, 0) {
+		panic(fmt.Sprintf("dimred: TSNE: Perplexity = %v, want a finite number ≥ 1", m.Perplexity))
 	}
 	ee = m.EarlyExaggeration
 	if ee == 0 {

@@ -199,7 +199,9 @@ func (m *UMAP) settings(n int) (q, k int, minDist, spread float64, epochs int, l
 		spread = 1
 	}
 	if !(minDist >= 0) || !(spread > 0) || math.IsInf(minDist, 0) || math.IsInf(spread, 0) || minDist > spread {
-		panic(fmt.Sprintf("dimred: UMAP: MinDist = %v, Spread = %v (want 0 ≤ MinDist ≤ Spread)", m.MinDist, m.Spread))
+		// The values compared, defaults filled in: Spread = 1e-300 fails
+		// against the default MinDist 0.1, not against MinDist = 0.
+		panic(fmt.Sprintf("dimred: UMAP: MinDist = %v, Spread = %v after defaults (want 0 ≤ MinDist ≤ Spread)", minDist, spread))
 	}
 	epochs = m.NEpochs
 	if epochs == 0 {
