@@ -28,7 +28,12 @@ func TestVerdict(t *testing.T) {
 	}{
 		{"test.scalar", 2.5, true, ""},
 		{"test.scalar", 2.5 * (1 + 1e-9), true, ""},
-		{"test.scalar", 2.6, false, "constant factor"},
+		// A wrong number is not "right up to a constant factor": every
+		// nonzero number is, and the factor printed gave the answer away
+		// ("the answer is 0.961538 times yours"). Found by a review QA pass.
+		{"test.scalar", 2.6, false, "relative error"},
+		{"test.scalar", 1.0, false, "relative error"},
+		{"test.scalar", 5.0, false, "relative error"},
 		{"test.scalar", -2.5, false, "opposite sign"},
 		{"test.scalar", "2.5", false, "cannot be checked"},
 		{"test.vector", []float64{1, -2}, false, "2 numbers, the answer is 3 numbers"},
@@ -46,7 +51,10 @@ func TestVerdict(t *testing.T) {
 		if ok != tc.ok || !strings.Contains(why, tc.want) {
 			t.Errorf("Verdict(%s, %v) = %v, %q; want %v and a reason containing %q", tc.id, tc.got, ok, why, tc.ok, tc.want)
 		}
-		for _, leak := range []string{"2.5 ", "4 5 6"} {
+		for _, leak := range []string{"2.5 ", "4 5 6", "times yours"} {
+			if tc.id != "test.scalar" && leak == "times yours" {
+				continue
+			}
 			if !ok && strings.Contains(why, leak) {
 				t.Errorf("Verdict(%s) leaks the answer: %q", tc.id, why)
 			}

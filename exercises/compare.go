@@ -103,8 +103,14 @@ func compare(gotAny, wantAny any, a Answer) (bool, string) {
 		}
 		return false, "right up to sign: " + signText(got, cols)
 	}
-	// A constant factor: the least-squares s in s·got ≈ want.
+	// A constant factor: the least-squares s in s·got ≈ want. Not for a
+	// single number: any nonzero one is want/got times the answer, so the
+	// diagnosis would be said of every wrong number and would print the
+	// answer (s·got) to six digits.
 	for _, cand := range []value{got, flipped} {
+		if len(cand.data) == 1 {
+			break
+		}
 		var gw, gg float64
 		for k := range cand.data {
 			gw += cand.data[k] * want.data[k]
