@@ -2,9 +2,13 @@ package dimred
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // panicText runs f and returns what it panicked with ("" if it returned).
@@ -54,5 +58,50 @@ func TestImpossibleSettingsPanicMessages(t *testing.T) {
 	// The smallest allowed perplexity still fits.
 	if err := (&TSNE{Perplexity: 1, MaxIter: 10}).Fit(Y); err != nil {
 		t.Errorf("TSNE Perplexity 1: %v", err)
+	}
+}
+
+// Subsample's settings: a NaN Reg hung Fit forever (the reconstruction's
+// fallback regulariser max(NaN, 10⁻³) is NaN, and its ×10 loop stops only
+// above 10⁶), +Inf Reg panicked with "LLE local Gram matrix not
+// factorisable", and a nil Method with a nil-pointer runtime error. Each is
+// now a panic naming the setting. Found by a review QA pass; the fits run
+// under a deadline so that the old hang fails the test instead of stalling
+// it.
+func TestSubsampleImpossibleSettings(t *testing.T) {
+	Y := randMatrix(rand.New(rand.NewPCG(5, 1)), 60, 3)
+	for _, tc := range []struct {
+		name string
+		s    *Subsample
+		want string
+	}{
+		{"Reg NaN", &Subsample{Method: &PCA{Q: 2}, M: 20, Reg: math.NaN()}, "dimred: Subsample.Reg = NaN"},
+		{"Reg +Inf", &Subsample{Method: &PCA{Q: 2}, M: 20, Reg: math.Inf(1)}, "dimred: Subsample.Reg = +Inf"},
+		{"nil Method", &Subsample{M: 20}, "dimred: Subsample.Method is nil"},
+	} {
+		done := make(chan string, 1)
+		go func() { done <- panicText(func() { tc.s.Fit(Y) }) }()
+		select {
+		case msg := <-done:
+			if !strings.Contains(msg, tc.want) {
+				t.Errorf("%s: panic %q, want one containing %q", tc.name, msg, tc.want)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: Fit still running after 30 s", tc.name)
+		}
+	}
+	// Negative Reg (none) and −Inf are allowed and give a finite placement.
+	for _, reg := range []float64{-1, math.Inf(-1)} {
+		s := &Subsample{Method: &PCA{Q: 2}, M: 20, Reg: reg}
+		if err := s.Fit(Y); err != nil {
+			t.Fatalf("Reg %v: %v", reg, err)
+		}
+		var X mat.Dense
+		s.LatentTo(&X)
+		for _, v := range X.RawMatrix().Data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("Reg %v: non-finite placement %v", reg, v)
+			}
+		}
 	}
 }
