@@ -31,7 +31,7 @@ func NearestNeighbourErrors(X mat.Matrix, labels []int) int {
 	if err := errs.CheckFinite(X, "X"); err != nil {
 		panic(errs.Wrap(err, "NearestNeighbourErrors").Error())
 	}
-	x := dense.AsDense(X)
+	x := rankScaled(X)
 	errs := 0
 	for i := 0; i < n; i++ {
 		xi := x.RawRowView(i)
@@ -216,4 +216,35 @@ func rowDistances(dst []float64, x *mat.Dense, i int) {
 		}
 		dst[j] = d
 	}
+}
+
+// rankScaled returns M (n×p) as a *mat.Dense for the rank and
+// nearest-neighbour measures, which depend only on the order of distances.
+// When its largest |entry| lies beyond 2^±256 the squared distances would
+// overflow to +Inf or underflow to 0, making every comparison a tie (an
+// embedding scaled by 1e200 scored as if it were all zeros), so a copy
+// scaled by a power of two — exact for normal numbers, and order-preserving
+// — is returned. Ordinary data come back unscaled, so their results are
+// unchanged to the bit.
+func rankScaled(M mat.Matrix) *mat.Dense {
+	d := dense.AsDense(M)
+	r, c := d.Dims()
+	mx := 0.0
+	for i := 0; i < r; i++ {
+		for _, v := range d.RawRowView(i) {
+			mx = math.Max(mx, math.Abs(v))
+		}
+	}
+	if mx == 0 || (mx >= 0x1p-256 && mx <= 0x1p256) {
+		return d
+	}
+	_, e := math.Frexp(mx)
+	s := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		row, src := s.RawRowView(i), d.RawRowView(i)
+		for j, v := range src {
+			row[j] = math.Ldexp(v, -e)
+		}
+	}
+	return s
 }
