@@ -228,22 +228,36 @@ func rowDistances(dst []float64, x *mat.Dense, i int) {
 // unchanged to the bit.
 func rankScaled(M mat.Matrix) *mat.Dense {
 	d := dense.AsDense(M)
-	r, c := d.Dims()
+	e := maxExponent(d)
+	if e >= -256 && e <= 256 {
+		return d
+	}
+	return ldexpDense(d, -e)
+}
+
+// maxExponent returns e with max |d_ij| = f·2^e, ½ ≤ f < 1 (0 for an
+// all-zero or empty d).
+func maxExponent(d *mat.Dense) int {
+	r, _ := d.Dims()
 	mx := 0.0
 	for i := 0; i < r; i++ {
 		for _, v := range d.RawRowView(i) {
 			mx = math.Max(mx, math.Abs(v))
 		}
 	}
-	if mx == 0 || (mx >= 0x1p-256 && mx <= 0x1p256) {
-		return d
-	}
 	_, e := math.Frexp(mx)
+	return e
+}
+
+// ldexpDense returns a new d·2^e, entry by entry (exact unless an entry
+// leaves the normal range).
+func ldexpDense(d *mat.Dense, e int) *mat.Dense {
+	r, c := d.Dims()
 	s := mat.NewDense(r, c, nil)
 	for i := 0; i < r; i++ {
-		row, src := s.RawRowView(i), d.RawRowView(i)
-		for j, v := range src {
-			row[j] = math.Ldexp(v, -e)
+		row := s.RawRowView(i)
+		for j, v := range d.RawRowView(i) {
+			row[j] = math.Ldexp(v, e)
 		}
 	}
 	return s

@@ -105,3 +105,48 @@ func TestSubsampleImpossibleSettings(t *testing.T) {
 		}
 	}
 }
+
+// TSNE's affinities are scale-free — each β_i adapts to its own distances
+// and the PCA start is normalised — so data scaled by a power of two embed
+// to the same bits. Found by a review QA pass: below about 1e-154 the
+// squared distances underflowed (Y·1e-160 failed with "ErrNotConverged:
+// the embedding diverged (learning rate 50 too large?)", the calibration's
+// first β being k/mean d² = +Inf; Y·2^-600 had every distance 0 and was
+// embedded as if all its points coincided). ProjectTo scales new points the
+// same way.
+func TestTSNETinyData(t *testing.T) {
+	Y := randMatrix(rand.New(rand.NewPCG(7, 1)), 40, 5)
+	Ynew := randMatrix(rand.New(rand.NewPCG(8, 1)), 3, 5)
+	fit := func(Y, Ynew mat.Matrix) (*mat.Dense, *mat.Dense) {
+		m := &TSNE{Perplexity: 5, MaxIter: 200}
+		if err := m.Fit(Y); err != nil {
+			t.Fatal(err)
+		}
+		var X, P mat.Dense
+		m.LatentTo(&X)
+		m.ProjectTo(&P, Ynew)
+		return &X, &P
+	}
+	X0, P0 := fit(Y, Ynew)
+	for _, e := range []int{-600, -1000} {
+		Ys, Yns := ldexpDense(Y, e), ldexpDense(Ynew, e)
+		X, P := fit(Ys, Yns)
+		if !mat.Equal(X, X0) || !mat.Equal(P, P0) {
+			t.Errorf("Y·2^%d: embedding differs from Y's by %.3g, projection by %.3g", e,
+				maxAbsDiffDense(X, X0), maxAbsDiffDense(P, P0))
+		}
+	}
+	// Not a power of two: the fit succeeds.
+	var Ys mat.Dense
+	Ys.Scale(1e-160, Y)
+	m := &TSNE{Perplexity: 5, MaxIter: 200}
+	if err := m.Fit(&Ys); err != nil {
+		t.Fatalf("Y·1e-160: %v", err)
+	}
+}
+
+func maxAbsDiffDense(a, b *mat.Dense) float64 {
+	var d mat.Dense
+	d.Sub(a, b)
+	return mat.Norm(&d, math.Inf(1))
+}

@@ -108,6 +108,7 @@ type tsneFit struct {
 	exact   bool
 	theta   float64
 	initial *mat.Dense
+	exp     int // the training data were scaled by 2^-exp (see Fit)
 }
 
 var _ Projector = (*TSNE)(nil)
@@ -177,6 +178,14 @@ func (m *TSNE) Fit(Y mat.Matrix) (err error) {
 	if err != nil {
 		return err
 	}
+	// The affinities are scale-free (each β_i adapts to its distances), but
+	// the squared distances of data below 2^-256 underflow (1e-160·Y
+	// diverged): such data are scaled by a power of two, and so is new
+	// data in ProjectTo.
+	exp := 0
+	if e := maxExponent(y); e < -256 {
+		exp, y = e, ldexpDense(y, -e)
+	}
 	if perp >= float64(n-1) {
 		return fmt.Errorf("%w: TSNE with Perplexity %v needs more than %v points, got %d", ErrTooFewPoints, perp, perp+1, n)
 	}
@@ -214,7 +223,7 @@ func (m *TSNE) Fit(Y mat.Matrix) (err error) {
 	default:
 		panic(fmt.Sprintf("dimred: TSNE: unknown Init %d", m.Init))
 	}
-	fit := &tsneFit{y: y, perp: perp, exact: theta == 0, theta: theta, initial: mat.DenseCopyOf(x)}
+	fit := &tsneFit{y: y, perp: perp, exact: theta == 0, theta: theta, initial: mat.DenseCopyOf(x), exp: exp}
 	opt := tsneOptimiser{P: P, n: n, q: q, theta: theta}
 	X := x.RawMatrix().Data
 	update := make([]float64, n*q)
@@ -500,6 +509,9 @@ func (m *TSNE) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	_, q := f.x.Dims()
 	dense.ReuseAs(dst, mm, q)
 	yn := mat.DenseCopyOf(Ynew)
+	if f.exp != 0 {
+		yn = ldexpDense(yn, -f.exp)
+	}
 	k := min(n, int(3*f.perp))
 	idx, d2 := neighboursAmong(yn, f.y, k)
 	perp := min(f.perp, float64(k)-1)
