@@ -1,6 +1,7 @@
 package dimred
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -149,4 +150,35 @@ func maxAbsDiffDense(a, b *mat.Dense) float64 {
 	var d mat.Dense
 	d.Sub(a, b)
 	return mat.Norm(&d, math.Inf(1))
+}
+
+// An ErrNotConverged fit keeps its last estimate and is usable (package
+// documentation), and Subsample relies on it: it places the other points
+// after one. TSNE and UMAP returned ErrNotConverged for an embedding that
+// diverged to NaN while leaving the model unfitted, so Subsample{Method:
+// &TSNE{LearningRate: 1e300}} panicked "dimred: TSNE: model not fitted".
+// A diverged embedding is now ErrOverflow, a failed fit. Found by a review
+// QA pass.
+func TestDivergedFitIsNotNotConverged(t *testing.T) {
+	Y := randMatrix(rand.New(rand.NewPCG(9, 1)), 40, 5)
+	for _, tc := range []struct {
+		name string
+		m    func() Embedder
+	}{
+		{"TSNE", func() Embedder { return &TSNE{Perplexity: 5, MaxIter: 100, LearningRate: 1e300} }},
+		{"UMAP", func() Embedder { return &UMAP{NNeighbors: 5, NEpochs: 20, LearningRate: 1e300} }},
+	} {
+		m := tc.m()
+		err := m.Fit(Y)
+		if !errors.Is(err, ErrOverflow) || errors.Is(err, ErrNotConverged) {
+			t.Errorf("%s with LearningRate 1e300: err = %v, want ErrOverflow", tc.name, err)
+		}
+		s := &Subsample{Method: tc.m(), M: 20}
+		var serr error
+		if msg := panicText(func() { serr = s.Fit(Y) }); msg != "" {
+			t.Errorf("Subsample of %s with LearningRate 1e300 panicked: %s", tc.name, msg)
+		} else if !errors.Is(serr, ErrOverflow) {
+			t.Errorf("Subsample of %s with LearningRate 1e300: err = %v, want ErrOverflow", tc.name, serr)
+		}
+	}
 }

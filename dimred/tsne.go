@@ -264,7 +264,9 @@ func (m *TSNE) Fit(Y mat.Matrix) (err error) {
 	}
 	for _, v := range X {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: TSNE: the embedding diverged (learning rate %v too large?)", ErrNotConverged, lr)
+			// Not ErrNotConverged, whose fit is kept and usable: there is
+			// no estimate to keep.
+			return fmt.Errorf("%w: TSNE: the embedding diverged to %v (learning rate %v too large?)", ErrOverflow, v, lr)
 		}
 	}
 	m.fitted = fit

@@ -427,7 +427,9 @@ func (m *UMAP) Fit(Y mat.Matrix) (err error) {
 	}
 	for _, v := range X {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: UMAP: the embedding diverged", ErrNotConverged)
+			// Not ErrNotConverged, whose fit is kept and usable: there is
+			// no estimate to keep.
+			return fmt.Errorf("%w: UMAP: the embedding diverged to %v (learning rate %v too large?)", ErrOverflow, v, lr)
 		}
 	}
 	fit.x = x
