@@ -9,6 +9,7 @@ import (
 
 func init() {
 	Register("test.scalar", Answer{Want: func() (any, error) { return 2.5, nil }})
+	Register("test.zero", Answer{Want: func() (any, error) { return []float64{0, 0}, nil }})
 	Register("test.vector", Answer{Want: func() (any, error) { return []float64{1, -2, 3}, nil }})
 	Register("test.eig", Answer{UpToSign: true, Want: func() (any, error) {
 		return mat.NewDense(3, 2, []float64{1, 0, 0, 1, 1, 1}), nil
@@ -46,6 +47,13 @@ func TestVerdict(t *testing.T) {
 		{"test.matrix", mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, 7}), false, "hint: centre first"},
 		{"test.matrix", mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, nan()}), false, "entry (2, 3) of yours is NaN"},
 		{"no.such", 1.0, false, "no exercise"},
+		// Found by a review QA pass: a nil *mat.Dense (declared, never
+		// assigned) crashed the check with a nil-pointer dereference, and a
+		// wrong answer to a zero vector was "right up to a constant factor:
+		// the answer is 0 times yours".
+		{"test.matrix", (*mat.Dense)(nil), false, "nil *mat.Dense"},
+		{"test.vector", (*mat.VecDense)(nil), false, "nil *mat.VecDense"},
+		{"test.zero", []float64{1, 0}, false, "relative error"},
 	} {
 		ok, why := Verdict(tc.id, tc.got)
 		if ok != tc.ok || !strings.Contains(why, tc.want) {
