@@ -240,7 +240,8 @@ func ReadNPYFile(path string) (*Dataset, error) {
 // type may be float64, float32, a signed or unsigned integer of 1–8 bytes, or
 // bool, in either byte order; C and Fortran order are both read. Anything
 // else (object arrays, complex numbers, structured types, three or more
-// dimensions) is an error wrapping ErrParse that says what was found.
+// dimensions) is an error wrapping ErrParse that says what was found. As in
+// ReadTable, NaN is a missing value and ±Inf an error naming the entry.
 func ReadNPY(r io.Reader, name string) (*mat.Dense, error) {
 	var pre [10]byte
 	if _, err := io.ReadFull(r, pre[:8]); err != nil {
@@ -310,6 +311,11 @@ func ReadNPY(r io.Reader, name string) (*mat.Dense, error) {
 			}
 		}
 		data = c
+	}
+	for k, v := range data {
+		if math.IsInf(v, 0) {
+			return nil, parseErr(name, 0, "entry [%d,%d] is %v (no method can use it; NaN, a missing value, can be)", k/p, k%p, v)
+		}
 	}
 	return mat.NewDense(n, p, data), nil
 }
