@@ -79,7 +79,14 @@ func TestSubsampleImpossibleSettings(t *testing.T) {
 		{"Reg NaN", &Subsample{Method: &PCA{Q: 2}, M: 20, Reg: math.NaN()}, "dimred: Subsample.Reg = NaN"},
 		{"Reg +Inf", &Subsample{Method: &PCA{Q: 2}, M: 20, Reg: math.Inf(1)}, "dimred: Subsample.Reg = +Inf"},
 		{"nil Method", &Subsample{M: 20}, "dimred: Subsample.Method is nil"},
+		// n×0 data panicked with gonum's "mat: zero length in matrix
+		// dimension" (the dimredtest suite's NoColumns check).
+		{"no columns", &Subsample{Method: &PCA{Q: 2}, M: 20}, "dimred: Subsample: Y has no columns"},
 	} {
+		Y := mat.Matrix(Y)
+		if tc.name == "no columns" {
+			Y = noCols{60}
+		}
 		done := make(chan string, 1)
 		go func() { done <- panicText(func() { tc.s.Fit(Y) }) }()
 		select {
@@ -182,3 +189,10 @@ func TestDivergedFitIsNotNotConverged(t *testing.T) {
 		}
 	}
 }
+
+// noCols is an n×0 matrix (gonum's Dense cannot be one).
+type noCols struct{ n int }
+
+func (z noCols) Dims() (int, int)    { return z.n, 0 }
+func (z noCols) At(i, j int) float64 { panic(mat.ErrIndexOutOfRange) }
+func (z noCols) T() mat.Matrix       { return mat.Transpose{Matrix: z} }

@@ -56,8 +56,8 @@ var _ Embedder = (*Subsample)(nil)
 // Fit draws the subsample (rows of Y, in ascending order), fits Method to
 // it and places the other points. Method's error is returned; after an
 // ErrNotConverged (a usable fit) the placement still runs. It panics if
-// Method is nil, M ≤ 0, K < 0 or Reg is NaN or +Inf, and returns
-// ErrTooFewPoints for M > n or K > M.
+// Method is nil, M ≤ 0, K < 0, Reg is NaN or +Inf or Y has no columns, and
+// returns ErrTooFewPoints for M > n or K > M.
 func (s *Subsample) Fit(Y mat.Matrix) error {
 	s.sub, s.x = nil, nil
 	n, p := Y.Dims()
@@ -71,6 +71,11 @@ func (s *Subsample) Fit(Y mat.Matrix) error {
 	}
 	if s.M <= 0 {
 		panic(fmt.Sprintf("dimred: Subsample.M = %d must be positive", s.M))
+	}
+	if p == 0 {
+		// As TSNE and UMAP: gonum's own "zero length in matrix dimension"
+		// came from deep inside otherwise.
+		panic("dimred: Subsample: Y has no columns")
 	}
 	if s.K < 0 {
 		panic(fmt.Sprintf("dimred: Subsample.K = %d must be non-negative (0 means 10)", s.K))
