@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -62,10 +63,11 @@ func ReadTableFile(path string, opts TableOptions) (*Dataset, error) {
 }
 
 // ReadTable reads a delimited text table (RFC 4180 quoting; blank lines and
-// lines starting with '#' are skipped) into a Dataset: Y holds the numeric
-// columns, n×p, in file order, ColNames their names, and the label and
-// row-name columns (if named in opts) go to Labels/LabelNames and RowNames.
-// name is used in error messages and as the Dataset's Name.
+// lines starting with '#' are skipped, and so is a leading UTF-8 byte-order
+// mark) into a Dataset: Y holds the numeric columns, n×p, in file order,
+// ColNames their names, and the label and row-name columns (if named in
+// opts) go to Labels/LabelNames and RowNames. name is used in error
+// messages and as the Dataset's Name.
 //
 // A field that is not a number, a row with the wrong number of fields, or a
 // named column that does not exist is an error wrapping ErrParse that names
@@ -76,7 +78,13 @@ func ReadTableFile(path string, opts TableOptions) (*Dataset, error) {
 // ±Inf in a field is an error too (no method can use it); missing values are
 // NaN (see TableOptions.Missing).
 func ReadTable(r io.Reader, name string, opts TableOptions) (*Dataset, error) {
-	cr := csv.NewReader(r)
+	// A UTF-8 byte-order mark (Excel's "CSV UTF-8" starts with one) is not
+	// part of the first column's name or value.
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(3); err == nil && string(b) == "\uFEFF" {
+		br.Discard(3)
+	}
+	cr := csv.NewReader(br)
 	if opts.Comma != 0 {
 		cr.Comma = opts.Comma
 	}
@@ -232,7 +240,8 @@ func ReadNPYFile(path string) (*Dataset, error) {
 // type may be float64, float32, a signed or unsigned integer of 1–8 bytes, or
 // bool, in either byte order; C and Fortran order are both read. Anything
 // else (object arrays, complex numbers, structured types, three or more
-// dimensions) is an error wrapping ErrParse that says what was found.
+// dimensions) is an error wrapping ErrParse that says what was found. As in
+// ReadTable, NaN is a missing value and ±Inf an error naming the entry.
 func ReadNPY(r io.Reader, name string) (*mat.Dense, error) {
 	var pre [10]byte
 	if _, err := io.ReadFull(r, pre[:8]); err != nil {
@@ -302,6 +311,11 @@ func ReadNPY(r io.Reader, name string) (*mat.Dense, error) {
 			}
 		}
 		data = c
+	}
+	for k, v := range data {
+		if math.IsInf(v, 0) {
+			return nil, parseErr(name, 0, "entry [%d,%d] is %v (no method can use it; NaN, a missing value, can be)", k/p, k%p, v)
+		}
 	}
 	return mat.NewDense(n, p, data), nil
 }

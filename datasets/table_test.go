@@ -2,10 +2,12 @@ package datasets
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -184,4 +186,75 @@ func equalNaN(a, b mat.Matrix) bool {
 		}
 	}
 	return true
+}
+
+// TestReadTableBOM: a file saved as Excel's "CSV UTF-8" starts with a
+// byte-order mark, U+FEFF. It is not part of the first column's name (so
+// LabelColumn finds it) nor of the first value of a header-less file.
+// Found in a review QA pass: the old reader kept it, so LabelColumn "name"
+// failed with `no column "name" (columns: \ufeffname, …)` and NoHeader
+// failed with `"\ufeff1" is not a number`.
+func TestReadTableBOM(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		opts TableOptions
+		cols string
+		y    []float64
+	}{
+		{"\uFEFFa,b\r\n1,2\r\n3,4\r\n", TableOptions{}, "a,b", []float64{1, 2, 3, 4}},
+		{"\uFEFFname,b\nx,2\ny,4\n", TableOptions{LabelColumn: "name"}, "b", []float64{2, 4}},
+		{"\uFEFF1,2\n3,4\n", TableOptions{NoHeader: true}, "1,2", []float64{1, 2, 3, 4}},
+		// A BOM alone is an empty file.
+		{"\uFEFF", TableOptions{}, "", nil},
+	} {
+		d, err := ReadTable(strings.NewReader(tc.in), "bom.csv", tc.opts)
+		if tc.y == nil {
+			if !errors.Is(err, ErrParse) {
+				t.Errorf("%q: err = %v, want ErrParse (no data rows)", tc.in, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		n := len(tc.y) / len(d.ColNames)
+		if got := strings.Join(d.ColNames, ","); got != tc.cols || !mat.Equal(d.Y, mat.NewDense(n, len(d.ColNames), tc.y)) {
+			t.Errorf("%q: columns %q, Y %v; want %q, %v", tc.in, got, mat.Formatted(d.Y), tc.cols, tc.y)
+		}
+	}
+}
+
+// TestReadNPYInf: ±Inf in a .npy file is an error naming the entry, as it
+// is in a CSV field (ReadTable); NaN is a missing value. Found in a review
+// QA pass: ReadNPY returned the Inf, which every method then rejects with
+// a message naming Y[i,j] but not the file.
+func TestReadNPYInf(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		k    int // position of entry [1,2] from the data's end, in 8-byte words
+	}{
+		{"f8_c.npy", 12 - (1*4 + 2)},       // row-major: k = 1·4 + 2
+		{"f8_fortran.npy", 12 - (2*3 + 1)}, // column-major: k = 2·3 + 1
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "npy", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := len(b) - 8*tc.k
+		for _, v := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
+			c := append([]byte(nil), b...)
+			binary.LittleEndian.PutUint64(c[at:], math.Float64bits(v))
+			y, err := ReadNPY(bytes.NewReader(c), tc.file)
+			if math.IsNaN(v) {
+				if err != nil || !math.IsNaN(y.At(1, 2)) {
+					t.Errorf("%s with NaN at [1,2]: err %v", tc.file, err)
+				}
+				continue
+			}
+			if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "entry [1,2] is "+strconv.FormatFloat(v, 'g', -1, 64)) {
+				t.Errorf("%s with %v at [1,2]: err = %v, want ErrParse naming entry [1,2]", tc.file, v, err)
+			}
+		}
+	}
 }

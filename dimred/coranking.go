@@ -153,7 +153,7 @@ func checkCoRanking(Y, X mat.Matrix) (int, error) {
 // rowData is a dense copy of the points.
 type rowData struct{ m *mat.Dense }
 
-func rowsOf(Y mat.Matrix) rowData { return rowData{mat.DenseCopyOf(Y)} }
+func rowsOf(Y mat.Matrix) rowData { return rowData{rankScaled(mat.DenseCopyOf(Y))} }
 
 // ranker computes the neighbour ranks of one point in both spaces.
 type ranker struct {

@@ -31,7 +31,7 @@ func NearestNeighbourErrors(X mat.Matrix, labels []int) int {
 	if err := errs.CheckFinite(X, "X"); err != nil {
 		panic(errs.Wrap(err, "NearestNeighbourErrors").Error())
 	}
-	x := dense.AsDense(X)
+	x := rankScaled(X)
 	errs := 0
 	for i := 0; i < n; i++ {
 		xi := x.RawRowView(i)
@@ -216,4 +216,49 @@ func rowDistances(dst []float64, x *mat.Dense, i int) {
 		}
 		dst[j] = d
 	}
+}
+
+// rankScaled returns M (n×p) as a *mat.Dense for the rank and
+// nearest-neighbour measures, which depend only on the order of distances.
+// When its largest |entry| lies beyond 2^±256 the squared distances would
+// overflow to +Inf or underflow to 0, making every comparison a tie (an
+// embedding scaled by 1e200 scored as if it were all zeros), so a copy
+// scaled by a power of two — exact for normal numbers, and order-preserving
+// — is returned. Ordinary data come back unscaled, so their results are
+// unchanged to the bit.
+func rankScaled(M mat.Matrix) *mat.Dense {
+	d := dense.AsDense(M)
+	e := maxExponent(d)
+	if e >= -256 && e <= 256 {
+		return d
+	}
+	return ldexpDense(d, -e)
+}
+
+// maxExponent returns e with max |d_ij| = f·2^e, ½ ≤ f < 1 (0 for an
+// all-zero or empty d).
+func maxExponent(d *mat.Dense) int {
+	r, _ := d.Dims()
+	mx := 0.0
+	for i := 0; i < r; i++ {
+		for _, v := range d.RawRowView(i) {
+			mx = math.Max(mx, math.Abs(v))
+		}
+	}
+	_, e := math.Frexp(mx)
+	return e
+}
+
+// ldexpDense returns a new d·2^e, entry by entry (exact unless an entry
+// leaves the normal range).
+func ldexpDense(d *mat.Dense, e int) *mat.Dense {
+	r, c := d.Dims()
+	s := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		row := s.RawRowView(i)
+		for j, v := range d.RawRowView(i) {
+			row[j] = math.Ldexp(v, e)
+		}
+	}
+	return s
 }

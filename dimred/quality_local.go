@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/dimredbook/book/dimred/internal/dense"
 	"github.com/dimredbook/book/dimred/internal/errs"
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
@@ -175,7 +174,7 @@ func checkPreservation(ref, emb mat.Matrix, k int, refName, embName string) (*ma
 	if err := errs.CheckFinite(emb, embName); err != nil {
 		return nil, nil, err
 	}
-	return dense.AsDense(ref), dense.AsDense(emb), nil
+	return rankScaled(ref), rankScaled(emb), nil
 }
 
 // penaltyRows returns, for each row i in rows, Σ_{j∈U_k(i)} (r(i, j) − k)

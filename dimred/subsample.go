@@ -3,6 +3,7 @@ package dimred
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 
@@ -56,8 +57,9 @@ var _ Embedder = (*Subsample)(nil)
 
 // Fit draws the subsample (rows of Y, in ascending order), fits Method to
 // it and places the other points. Method's error is returned; after an
-// ErrNotConverged (a usable fit) the placement still runs. It panics if M
-// ≤ 0 or K < 0, and returns ErrTooFewPoints for M > n or K > M.
+// ErrNotConverged (a usable fit) the placement still runs. It panics if
+// Method is nil, M ≤ 0, K < 0, Reg is NaN or +Inf or Y has no columns, and
+// returns ErrTooFewPoints for M > n or K > M.
 func (s *Subsample) Fit(Y mat.Matrix) error { return s.FitContext(context.Background(), Y) }
 
 // FitContext is Fit under ctx: cancelling ctx stops the fit promptly with an
@@ -67,8 +69,21 @@ func (s *Subsample) Fit(Y mat.Matrix) error { return s.FitContext(context.Backgr
 func (s *Subsample) FitContext(ctx context.Context, Y mat.Matrix) error {
 	s.sub, s.x = nil, nil
 	n, p := Y.Dims()
+	if s.Method == nil {
+		panic("dimred: Subsample.Method is nil")
+	}
+	// A NaN Reg made the reconstruction's fallback regulariser NaN, whose
+	// ×10 loop never ends; +Inf swamps every Gram matrix.
+	if math.IsNaN(s.Reg) || math.IsInf(s.Reg, 1) {
+		panic(fmt.Sprintf("dimred: Subsample.Reg = %v, want a finite number (0 means 10⁻³, negative none)", s.Reg))
+	}
 	if s.M <= 0 {
 		panic(fmt.Sprintf("dimred: Subsample.M = %d must be positive", s.M))
+	}
+	if p == 0 {
+		// As TSNE and UMAP: gonum's own "zero length in matrix dimension"
+		// came from deep inside otherwise.
+		panic("dimred: Subsample: Y has no columns")
 	}
 	if s.K < 0 {
 		panic(fmt.Sprintf("dimred: Subsample.K = %d must be non-negative (0 means 10)", s.K))

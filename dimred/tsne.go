@@ -77,7 +77,7 @@ const (
 // with the training embedding fixed.
 type TSNE struct {
 	Q          int     // q, latent dimension; 0 means 2
-	Perplexity float64 // effective number of neighbours; 0 means 30
+	Perplexity float64 // effective number of neighbours, ≥ 1; 0 means 30
 	// EarlyExaggeration multiplies P during the first EarlyIter
 	// iterations; 0 means 12 and 250.
 	EarlyExaggeration float64
@@ -111,6 +111,7 @@ type tsneFit struct {
 	exact   bool
 	theta   float64
 	initial *mat.Dense
+	exp     int // the training data were scaled by 2^-exp (see Fit)
 }
 
 var _ Projector = (*TSNE)(nil)
@@ -127,8 +128,10 @@ func (m *TSNE) settings(n int) (q int, perp, ee float64, eeIter int, lr float64,
 	if perp == 0 {
 		perp = 30
 	}
-	if !(perp > 0) || math.IsInf(perp, 0) {
-		panic(fmt.Sprintf("dimred: TSNE: Perplexity = %v, want a positive finite number", m.Perplexity))
+	// A perplexity 2^H is at least 1 (one neighbour), and below 1/3 the
+	// neighbourhood k = ⌊3·Perplexity⌋ would be empty.
+	if !(perp >= 1) || math.IsInf(perp, 0) {
+		panic(fmt.Sprintf("dimred: TSNE: Perplexity = %v, want a finite number ≥ 1", m.Perplexity))
 	}
 	ee = m.EarlyExaggeration
 	if ee == 0 {
@@ -184,6 +187,14 @@ func (m *TSNE) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	if err != nil {
 		return err
 	}
+	// The affinities are scale-free (each β_i adapts to its distances), but
+	// the squared distances of data below 2^-256 underflow (1e-160·Y
+	// diverged): such data are scaled by a power of two, and so is new
+	// data in ProjectTo.
+	exp := 0
+	if e := maxExponent(y); e < -256 {
+		exp, y = e, ldexpDense(y, -e)
+	}
 	if perp >= float64(n-1) {
 		return fmt.Errorf("%w: TSNE with Perplexity %v needs more than %v points, got %d", ErrTooFewPoints, perp, perp+1, n)
 	}
@@ -221,7 +232,7 @@ func (m *TSNE) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	default:
 		panic(fmt.Sprintf("dimred: TSNE: unknown Init %d", m.Init))
 	}
-	fit := &tsneFit{y: y, perp: perp, exact: theta == 0, theta: theta, initial: mat.DenseCopyOf(x)}
+	fit := &tsneFit{y: y, perp: perp, exact: theta == 0, theta: theta, initial: mat.DenseCopyOf(x), exp: exp}
 	opt := tsneOptimiser{P: P, n: n, q: q, theta: theta}
 	X := x.RawMatrix().Data
 	update := make([]float64, n*q)
@@ -269,7 +280,9 @@ func (m *TSNE) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	}
 	for _, v := range X {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: TSNE: the embedding diverged (learning rate %v too large?)", ErrNotConverged, lr)
+			// Not ErrNotConverged, whose fit is kept and usable: there is
+			// no estimate to keep.
+			return fmt.Errorf("%w: TSNE: the embedding diverged to %v (learning rate %v too large?)", ErrOverflow, v, lr)
 		}
 	}
 	m.fitted = fit
@@ -514,6 +527,9 @@ func (m *TSNE) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	_, q := f.x.Dims()
 	dense.ReuseAs(dst, mm, q)
 	yn := mat.DenseCopyOf(Ynew)
+	if f.exp != 0 {
+		yn = ldexpDense(yn, -f.exp)
+	}
 	k := min(n, int(3*f.perp))
 	idx, d2 := neighboursAmong(yn, f.y, k)
 	perp := min(f.perp, float64(k)-1)

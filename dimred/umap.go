@@ -202,7 +202,9 @@ func (m *UMAP) settings(n int) (q, k int, minDist, spread float64, epochs int, l
 		spread = 1
 	}
 	if !(minDist >= 0) || !(spread > 0) || math.IsInf(minDist, 0) || math.IsInf(spread, 0) || minDist > spread {
-		panic(fmt.Sprintf("dimred: UMAP: MinDist = %v, Spread = %v (want 0 ≤ MinDist ≤ Spread)", m.MinDist, m.Spread))
+		// The values compared, defaults filled in: Spread = 1e-300 fails
+		// against the default MinDist 0.1, not against MinDist = 0.
+		panic(fmt.Sprintf("dimred: UMAP: MinDist = %v, Spread = %v after defaults (want 0 ≤ MinDist ≤ Spread)", minDist, spread))
 	}
 	epochs = m.NEpochs
 	if epochs == 0 {
@@ -443,7 +445,9 @@ func (m *UMAP) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	}
 	for _, v := range X {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: UMAP: the embedding diverged", ErrNotConverged)
+			// Not ErrNotConverged, whose fit is kept and usable: there is
+			// no estimate to keep.
+			return fmt.Errorf("%w: UMAP: the embedding diverged to %v (learning rate %v too large?)", ErrOverflow, v, lr)
 		}
 	}
 	fit.x = x

@@ -9,6 +9,7 @@ import (
 
 func init() {
 	Register("test.scalar", Answer{Want: func() (any, error) { return 2.5, nil }})
+	Register("test.zero", Answer{Want: func() (any, error) { return []float64{0, 0}, nil }})
 	Register("test.vector", Answer{Want: func() (any, error) { return []float64{1, -2, 3}, nil }})
 	Register("test.eig", Answer{UpToSign: true, Want: func() (any, error) {
 		return mat.NewDense(3, 2, []float64{1, 0, 0, 1, 1, 1}), nil
@@ -32,6 +33,7 @@ func TestVerdict(t *testing.T) {
 		{"test.scalar", 2.5 * 1.001, false, "n against n−1"},
 		{"test.scalar", 2.5 * (1 - 1e-3), false, "close (within 1 %)"},
 		{"test.scalar", 1.0, false, "too small"},
+		{"test.scalar", 5.0, false, "too large"},
 		{"test.scalar", -2.5, false, "opposite sign"},
 		{"test.scalar", "2.5", false, "cannot be checked"},
 		{"test.vector", []float64{1, -2}, false, "2 numbers, the answer is 3 numbers"},
@@ -44,12 +46,22 @@ func TestVerdict(t *testing.T) {
 		{"test.matrix", mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, 7}), false, "hint: centre first"},
 		{"test.matrix", mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, nan()}), false, "entry (2, 3) of yours is NaN"},
 		{"no.such", 1.0, false, "no exercise"},
+		// Found by a review QA pass: a nil *mat.Dense (declared, never
+		// assigned) crashed the check with a nil-pointer dereference, and a
+		// wrong answer to a zero vector was "right up to a constant factor:
+		// the answer is 0 times yours".
+		{"test.matrix", (*mat.Dense)(nil), false, "nil *mat.Dense"},
+		{"test.vector", (*mat.VecDense)(nil), false, "nil *mat.VecDense"},
+		{"test.zero", []float64{1, 0}, false, "relative error"},
 	} {
 		ok, why := Verdict(tc.id, tc.got)
 		if ok != tc.ok || !strings.Contains(why, tc.want) {
 			t.Errorf("Verdict(%s, %v) = %v, %q; want %v and a reason containing %q", tc.id, tc.got, ok, why, tc.ok, tc.want)
 		}
-		for _, leak := range []string{"2.5 ", "4 5 6"} {
+		for _, leak := range []string{"2.5 ", "4 5 6", "times yours"} {
+			if tc.id != "test.scalar" && leak == "times yours" {
+				continue
+			}
 			if !ok && strings.Contains(why, leak) {
 				t.Errorf("Verdict(%s) leaks the answer: %q", tc.id, why)
 			}

@@ -3,6 +3,7 @@ package exercises
 import (
 	"fmt"
 	"math"
+	"reflect"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -66,6 +67,10 @@ func compare(gotAny, wantAny any, a Answer) (bool, string) {
 	if !ok {
 		panic(fmt.Sprintf("exercises: reference answer of type %T", wantAny))
 	}
+	if rv := reflect.ValueOf(gotAny); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		// var X *mat.Dense, never assigned: its methods would dereference nil.
+		return false, fmt.Sprintf("yours is a nil %T: nothing was stored in it", gotAny)
+	}
 	got, ok := asValue(gotAny)
 	if !ok {
 		return false, fmt.Sprintf("a value of type %T cannot be checked: give a float64, a []float64 or a mat.Matrix", gotAny)
@@ -111,6 +116,9 @@ func compare(gotAny, wantAny any, a Answer) (bool, string) {
 	}
 	// A constant factor: the least-squares s in s·got ≈ want.
 	for _, cand := range []value{got, flipped} {
+		if len(cand.data) == 1 {
+			break
+		}
 		var gw, gg float64
 		for k := range cand.data {
 			gw += cand.data[k] * want.data[k]
@@ -120,6 +128,10 @@ func compare(gotAny, wantAny any, a Answer) (bool, string) {
 			continue
 		}
 		s := gw / gg
+		if s == 0 {
+			// want ⟂ got (a zero answer, say): "0 times yours" is no diagnosis.
+			break
+		}
 		scaled := make([]float64, len(cand.data))
 		for k := range scaled {
 			scaled[k] = s * cand.data[k]
