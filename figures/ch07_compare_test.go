@@ -130,3 +130,16 @@ func TestCompareRunConcurrentSameAsSerial(t *testing.T) {
 		}
 	}
 }
+
+// The comparison's last progress line is a persistent summary that
+// scripts/nbcheck recognises as a progress display, and it says nothing
+// that differs between a computed and a cached run.
+func TestCompareSummaryIsProgressLine(t *testing.T) {
+	s := compareSummary("comparison (computed once, then cached)", 15, []string{"oil"})
+	if !IsProgressHTML(s) {
+		t.Errorf("%q is not recognised as a progress line", s)
+	}
+	if want := "15 fits (oil)"; !strings.Contains(s, want) {
+		t.Errorf("%q does not say %q", s, want)
+	}
+}
