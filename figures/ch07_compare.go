@@ -484,7 +484,7 @@ func compareCached(data []*CompareData) ([]CompareScore, error) {
 	if gonbui.IsNotebook {
 		line := ""
 		if err == nil {
-			line = compareSummary(pr.Name, total, names)
+			line = compareSummary(pr.Name, len(CompareMethods), names)
 		}
 		gonbui.UpdateHTML(pr.id, line)
 		gonbui.Sync()
@@ -496,10 +496,11 @@ func compareCached(data []*CompareData) ([]CompareScore, error) {
 }
 
 // compareSummary is the comparison's persistent progress line, in the form
-// of Progress.Done's (figures.IsProgressHTML recognises it): the fits and
-// data sets, no times and nothing that depends on the cache.
-func compareSummary(name string, fits int, data []string) string {
-	return fmt.Sprintf("<p><b>%s</b> done: %d fits (%s)</p>", html.EscapeString(name), fits, html.EscapeString(strings.Join(data, ", ")))
+// of Progress.Done's (figures.IsProgressHTML recognises it): the number of
+// methods and the data sets, no times and nothing that depends on the
+// cache.
+func compareSummary(name string, methods int, data []string) string {
+	return fmt.Sprintf("<p><b>%s</b> done: %d methods on %s</p>", html.EscapeString(name), methods, html.EscapeString(strings.Join(data, ", ")))
 }
 
 // compareOn returns every method's score on d, from the on-disk cache or

@@ -139,7 +139,7 @@ func TestCompareSummaryIsProgressLine(t *testing.T) {
 	if !IsProgressHTML(s) {
 		t.Errorf("%q is not recognised as a progress line", s)
 	}
-	if want := "15 fits (oil)"; !strings.Contains(s, want) {
+	if want := "15 methods on oil"; !strings.Contains(s, want) {
 		t.Errorf("%q does not say %q", s, want)
 	}
 }
