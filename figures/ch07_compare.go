@@ -608,7 +608,7 @@ func CompareScores() ([]CompareScore, error) { return compareOnce() }
 // the comparison, by name ("oil", "stick man", "robot WiFi", "rotated
 // sixes"), computed once and cached as CompareScores's (the same cache
 // entry). A notebook computes the heaviest data set in a cell of its own
-// with it, so that no cell waits for all 60 fits.
+// with it, so that no cell waits for all 58 fits.
 func CompareScoresOn(name string) ([]CompareScore, error) {
 	data, err := CompareDatasets()
 	if err != nil {
