@@ -328,8 +328,12 @@ func CompareRun(methods []CompareMethod, data []*CompareData, progress func(i, n
 
 // compareWorkers is how many fits CompareRun runs at once: the two cores
 // of the machine the notebooks' time budgets are set on (on a machine with
-// fewer, GOMAXPROCS). Most fits are single-threaded, so two at a time
-// nearly halve the comparison's wall time there.
+// fewer, GOMAXPROCS). Most fits are single-threaded, so on an idle
+// machine two at a time should come near halving the comparison's wall
+// time. On a machine busy with other work it does not help: measured on
+// the 2-core machine at load 9–13, robot WiFi's 15 fits took 22.5 and
+// 22.8 s two at a time against 17.9 and 20.5 s one at a time (the same
+// CPU time, 15 s), oil's 81–89 s against 60–63 s.
 const compareWorkers = 2
 
 // compareSlowFirst are the slowest methods of the comparison, slowest
