@@ -1,10 +1,14 @@
 package figures
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/datasets/dstest"
+	"gonum.org/v1/gonum/mat"
 )
 
 // The spectral paper's maximum-entropy figures (P2, P4, P6–P9): the golden
@@ -77,5 +81,34 @@ func TestP2Precision(t *testing.T) {
 	}
 	if got := f.Numbers[0].Ours; got != 13 {
 		t.Errorf("non-zeros %v, want 13", got)
+	}
+}
+
+// meuScore keeps each method's embedding and score in the on-disk cache
+// (one entry per method), and a second scoring reads back the same
+// embeddings and scores bit for bit. On the stick man (55 frames).
+func TestMEUScoreCached(t *testing.T) {
+	ds, err := datasets.Stick()
+	if err != nil {
+		dstest.Check(t, err)
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Setenv(CacheEnv, dir)
+	a := meuScore("stick", ds.Y, nil, 6, nil, 0, 0)
+	if stored, _ := filepath.Glob(filepath.Join(dir, "ch5meu-*.gob")); len(stored) != len(P7Methods) {
+		t.Fatalf("%d entries in the cache, want one per method (%d)", len(stored), len(P7Methods))
+	}
+	b := meuScore("stick", ds.Y, nil, 6, nil, 0, 0)
+	if !slices.Equal(a.method, b.method) || len(a.X) != len(b.X) || len(a.errs) != len(b.errs) {
+		t.Fatalf("cached scoring differs: methods %v / %v, %d / %d embeddings, %d / %d errors", a.method, b.method, len(a.X), len(b.X), len(a.errs), len(b.errs))
+	}
+	for _, m := range a.method {
+		if (a.X[m] == nil) != (b.X[m] == nil) || a.X[m] != nil && !mat.Equal(a.X[m], b.X[m]) {
+			t.Errorf("%s: the cached embedding differs", m)
+		}
+		if sa, sb := a.score[m], b.score[m]; sa != sb {
+			t.Errorf("%s: score %v computed, %v cached", m, sa, sb)
+		}
 	}
 }

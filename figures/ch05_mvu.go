@@ -85,22 +85,40 @@ func mvuRobot(p *Progress) (*mvuFit, error) {
 // data set: "stick" (55 frames, k = 6, paper Fig 3) or "robot_wireless"
 // (215 frames, k = 7, Fig 5), fitted once per process and shared by every
 // figure that shows it; the first call reports the SDP's iterations to p.
-// The returned matrix is the caller's copy.
+// The embedding is also kept in the on-disk cache (Cached; key: the data
+// set's name, its data and k, under the code version), so that the
+// notebook cells of Figs P3–P7 and X5.3–X5.4, each a process of its own,
+// solve the robot's SDP once between them rather than once each (X5.7,
+// which reads the solver's report and dual, fits its own model). The
+// returned matrix is the caller's copy.
 func mvuEmbedding(dataset string, p *Progress) (*mat.Dense, error) {
-	var f *mvuFit
-	var err error
+	var fit func(*Progress) (*mvuFit, error)
+	var load func() (*datasets.Dataset, error)
+	var k int
 	switch dataset {
 	case "stick":
-		f, err = mvuStick(p)
+		fit, load, k = mvuStick, datasets.Stick, 6
 	case "robot_wireless":
-		f, err = mvuRobot(p)
+		fit, load, k = mvuRobot, datasets.RobotWireless, 7
 	default:
 		panic("figures: mvuEmbedding of unknown data set " + dataset)
 	}
+	d, err := load()
 	if err != nil {
 		return nil, err
 	}
-	return mat.DenseCopyOf(f.X), nil
+	key := NewCacheKey("ch5mvuX").String(dataset).Matrix(d.Y).Ints([]int{k})
+	X, _, err := Cached(key, func() (*mat.Dense, error) {
+		f, err := fit(p)
+		if err != nil {
+			return nil, err
+		}
+		return f.X, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return mat.DenseCopyOf(X), nil
 }
 
 // mvuPathPanel draws the points of P (n×2) in time order, joined by thin

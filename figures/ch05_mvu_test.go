@@ -2,9 +2,11 @@ package figures
 
 import (
 	"math"
+	"path/filepath"
 	"testing"
 
 	"github.com/dimredbook/book/datasets/dstest"
+	"gonum.org/v1/gonum/mat"
 )
 
 // X5.7 and mvuEmbedding: MVU on the paper's robot WiFi (k = 7) and stick
@@ -62,5 +64,38 @@ func TestFigX5_7RobotMVU(t *testing.T) {
 	stick, _ := mvuStick(nil)
 	if r := stick.Model.SDPReport(); !r.Converged || r.Gap > 1e-7 {
 		t.Errorf("stick man SDP %+v", r)
+	}
+}
+
+// mvuEmbedding keeps the stick man's and the robot's MVU embeddings in the
+// on-disk cache, one entry each, and what it reads back is the fit's
+// embedding bit for bit.
+func TestMVUEmbeddingCached(t *testing.T) {
+	if testing.Short() {
+		t.Skip("robot WiFi MVU: a 215-point SDP (seconds)")
+	}
+	dir := t.TempDir()
+	t.Setenv(CacheEnv, dir)
+	for _, c := range []struct {
+		name string
+		fit  func(*Progress) (*mvuFit, error)
+	}{{"stick", mvuStick}, {"robot_wireless", mvuRobot}} {
+		f, err := c.fit(nil)
+		if err != nil {
+			dstest.Check(t, err)
+			t.Fatal(err)
+		}
+		for range 2 { // computed (or from this process's fit), then read from the cache
+			X, err := mvuEmbedding(c.name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mat.Equal(X, f.X) {
+				t.Errorf("%s: the cached MVU embedding differs from the fit's", c.name)
+			}
+		}
+	}
+	if stored, _ := filepath.Glob(filepath.Join(dir, "ch5mvuX-*.gob")); len(stored) != 2 {
+		t.Errorf("%d MVU embeddings in the cache, want 2: %v", len(stored), stored)
 	}
 }

@@ -246,6 +246,44 @@ func seedFits(seeds int, Y mat.Matrix, labels []int, model func(s int) dimred.Em
 	return fits, errors.Join(errs...)
 }
 
+// seedFitsCached is seedFits kept in the on-disk cache (Cached): the seed
+// study's 50 fits (about 6 CPU minutes, most of go test ./figures) are
+// computed once for the code version and then shared by go test, scripts/
+// reproduce and later runs. The key holds the setting (group and label),
+// the seed count, the iteration limits and the data; the models'
+// settings are code, covered by the code version. Only the summaries the
+// figure reads are kept (no Model or X).
+func seedFitsCached(seeds, gtmIter, dnIter int, group, label string, Y *mat.Dense, labels []int, model func(s int) dimred.Embedder) ([]*LatentFit, error) {
+	key := NewCacheKey("ch6seeds").String(group).String(label).Ints([]int{seeds, gtmIter, dnIter}).Matrix(Y).Ints(labels)
+	recs, _, err := Cached(key, func() ([]seedRecord, error) {
+		fits, err := seedFits(seeds, Y, labels, model)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]seedRecord, len(fits))
+		for i, f := range fits {
+			out[i] = seedRecord{Errors: f.Errors, Seconds: f.Seconds, Iters: f.Iters, Converged: f.Converged}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	fits := make([]*LatentFit, len(recs))
+	for i, r := range recs {
+		fits[i] = &LatentFit{Errors: r.Errors, Seconds: r.Seconds, Iters: r.Iters, Converged: r.Converged}
+	}
+	return fits, nil
+}
+
+// seedRecord is a seed fit as the cache keeps it.
+type seedRecord struct {
+	Errors    int
+	Seconds   float64
+	Iters     int
+	Converged bool
+}
+
 // FigX6_2OilSeeds is the seed study of Figs 6.8 and 6.10: our own GTM
 // (10×10, 20×20, 30×30 grids) and density network (100 and 400 latent
 // samples) fitted to the oil training data from Ch6Seeds random seeds
@@ -292,7 +330,7 @@ func figX6_2(seeds, gtmIter, dnIter int) (*Figure, error) {
 		var medians, books []float64
 		var ours, book, med plotter.XYs
 		for i, st := range g.settings {
-			fits, err := seedFits(seeds, ds.Y, ds.Labels, st.make)
+			fits, err := seedFitsCached(seeds, gtmIter, dnIter, g.title, st.label, ds.Y, ds.Labels, st.make)
 			if err != nil {
 				return nil, fmt.Errorf("figure %s: %s %s: %w", "X6.2", g.title, st.label, err)
 			}

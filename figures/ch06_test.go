@@ -3,6 +3,7 @@ package figures
 import (
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -286,5 +287,40 @@ func TestFigX6_2Structure(t *testing.T) {
 	}
 	if out := os.Getenv("X62_PNG"); out != "" {
 		os.WriteFile(out, png, 0o644)
+	}
+}
+
+// The seed study's fits go through the on-disk cache: a second study in a
+// new process (here: after the first has stored its entries) reads them
+// and gives the same numbers, its fits' times included (they are the
+// first run's, kept with the fits).
+func TestFigX6_2Cached(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten oil fits, cut down")
+	}
+	dir := t.TempDir()
+	t.Setenv(CacheEnv, dir)
+	a, err := figX6_2(2, 3, 3)
+	if datasets.Skippable(err) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := filepath.Glob(filepath.Join(dir, "ch6seeds-*.gob"))
+	if len(stored) != 5 {
+		t.Fatalf("%d seed-study entries in the cache, want 5 (one per setting): %v", len(stored), stored)
+	}
+	b, err := figX6_2(2, 3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Numbers) != len(b.Numbers) {
+		t.Fatalf("%d numbers from the cache, %d computed", len(b.Numbers), len(a.Numbers))
+	}
+	for i := range a.Numbers {
+		if a.Numbers[i].Name != b.Numbers[i].Name || a.Numbers[i].Ours != b.Numbers[i].Ours {
+			t.Errorf("number %d: %s = %v from the cache, %s = %v computed", i, b.Numbers[i].Name, b.Numbers[i].Ours, a.Numbers[i].Name, a.Numbers[i].Ours)
+		}
 	}
 }

@@ -2,10 +2,12 @@ package figures
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/dimredbook/book/datasets"
+	"gonum.org/v1/gonum/mat"
 )
 
 // X7.1: every method scored on every data set; the GP-LVM on oil beats the
@@ -76,5 +78,68 @@ func TestX7_1Comparison(t *testing.T) {
 	}
 	if !strings.Contains(f.Caption, "beyond the book") {
 		t.Error("caption does not say the figure is beyond the book")
+	}
+}
+
+// CompareRun fits two methods at once (compareWorkers): the scores must be
+// those of the fits run one at a time, bit for bit, in table order. Every
+// method but the density network (seconds) on the stick man (55 points).
+func TestCompareRunConcurrentSameAsSerial(t *testing.T) {
+	data, err := CompareDatasets()
+	if err != nil {
+		if datasets.Skippable(err) {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	var stick *CompareData
+	for _, d := range data {
+		if d.Name == "stick man" {
+			stick = d
+		}
+	}
+	var methods []CompareMethod
+	for _, m := range CompareMethods {
+		if m.Name != "DensityNetwork" {
+			methods = append(methods, m)
+		}
+	}
+	started := 0
+	got := CompareRun(methods, []*CompareData{stick}, func(i, n int, _, _ string) {
+		if i != started || n != len(methods) {
+			t.Errorf("progress(%d, %d) after %d fits started, want (%d, %d)", i, n, started, started, len(methods))
+		}
+		started++
+	})
+	if len(got) != len(methods) || started != len(methods) {
+		t.Fatalf("%d scores, %d progress calls, want %d", len(got), started, len(methods))
+	}
+	for i, m := range methods {
+		want := compareOne(m, stick)
+		g := got[i]
+		if g.Method != m.Name || g.Data != stick.Name {
+			t.Fatalf("score %d is %s on %s, want %s on %s", i, g.Method, g.Data, m.Name, stick.Name)
+		}
+		if (g.X == nil) != (want.X == nil) || g.X != nil && !mat.Equal(g.X, want.X) {
+			t.Errorf("%s: concurrent embedding differs from the serial one", m.Name)
+		}
+		same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+		if g.NNErrors != want.NNErrors || !same(g.T5, want.T5) || !same(g.T10, want.T10) || !same(g.C5, want.C5) ||
+			!same(g.C10, want.C10) || !same(g.QNX10, want.QNX10) || !same(g.Score, want.Score) || !same(g.LogLikelihood, want.LogLikelihood) {
+			t.Errorf("%s: concurrent scores %+v differ from serial %+v", m.Name, g, want)
+		}
+	}
+}
+
+// The comparison's last progress line is a persistent summary that
+// scripts/nbcheck recognises as a progress display, and it says nothing
+// that differs between a computed and a cached run.
+func TestCompareSummaryIsProgressLine(t *testing.T) {
+	s := compareSummary("comparison (computed once, then cached)", 15, []string{"oil"})
+	if !IsProgressHTML(s) {
+		t.Errorf("%q is not recognised as a progress line", s)
+	}
+	if want := "15 methods on oil"; !strings.Contains(s, want) {
+		t.Errorf("%q does not say %q", s, want)
 	}
 }
