@@ -275,11 +275,14 @@ func (o *tsneOptimiser) repulsions(z, rep, X []float64) {
 	if o.theta > 0 {
 		tree := newQuadTree(X, n)
 		theta2 := o.theta * o.theta
+		// Points in tree order: neighbours in the plane are handled one
+		// after another and walk nearly the same cells (each point's sums
+		// are its own, so the order changes no bit of them).
 		parallel.For(n, 64, func(lo, hi int) {
-			stack := make([]int32, 0, 64)
-			for i := lo; i < hi; i++ {
+			for _, p := range tree.perm[lo:hi] {
+				i := int(p)
 				var fx, fy float64
-				z[i], fx, fy, stack = tree.repulsion(i, theta2, stack)
+				z[i], fx, fy = tree.repulsion(i, theta2)
 				rep[2*i], rep[2*i+1] = fx, fy
 			}
 		})
