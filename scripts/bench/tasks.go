@@ -47,8 +47,8 @@ func tasks(full bool) []task {
 			isomapTask(400, 10),
 			lleTask(400, 10),
 			spectralTask(400, 10),
-			tsneTask(300),
-			umapTask(300),
+			tsneTask(clusterData(300)),
+			umapTask(clusterData(300)),
 		}
 	}
 	return []task{
@@ -64,8 +64,8 @@ func tasks(full bool) []task {
 		isomapTask(1000, 10), isomapTask(2000, 10), isomapTask(4000, 10),
 		lleTask(1000, 10), lleTask(2000, 10), lleTask(4000, 10),
 		spectralTask(1000, 10), spectralTask(2000, 10), spectralTask(4000, 10),
-		tsneTask(10000), tsneTask(50000),
-		umapTask(10000), umapTask(50000),
+		tsneTask(uspsData), tsneTask(clusterData(10000)), tsneTask(clusterData(50000)),
+		umapTask(uspsData), umapTask(clusterData(10000)), umapTask(clusterData(50000)),
 	}
 }
 
