@@ -209,6 +209,7 @@ func FigX8_3NeighbourComparison() (*Figure, error) {
 			fmt.Sprintf("%d points (t ~ U(1.5π, 4.5π), h ~ U(0, 21), fixed seed). ", NeighbourCompareN) +
 			"Methods and settings are X7.1's (graph methods k = 10 oil and swiss roll, 6 stick man and sixes, 7 robot WiFi; " +
 			"GP-LVM exact, 300 iterations; GTM and the density network not run on the 4096-pixel sixes); " +
+			"DRILL fails on oil and the swiss roll (k = 10 with 12 and 3 features: its graphical lasso finds no positive definite solution; the table prints the error). " +
 			"t-SNE with perplexity 30 (18 on the stick man), UMAP with 15 neighbours. The table in notebook 08 adds MRRE and oil's 1-NN errors.",
 		Data: "oil, stick, robot_wireless, sixes, swiss roll (generated)",
 		Cols: 5,
