@@ -300,6 +300,13 @@ func pcaLanczos(ctx context.Context, Y *mat.Dense, mu []float64, q int, es *lina
 // Rayleigh–Ritz pairs of VᵀŶᵀŶV in the current orthonormal basis V and
 // stops when the leading q-dimensional subspace stops moving. It returns
 // the top-q eigenpairs of S and the number of power iterations used.
+//
+// It is deliberately not linalg's svdRandomized (HMT Alg. 4.4 + 5.1 on an
+// explicit matrix, a fixed number of power iterations): PCA never forms
+// the centred Ŷ, stops on the subspace angle rather than after a fixed
+// count, and needs eigenpairs of S, not singular triplets of Ŷ; routing it
+// through the SVD finder would centre Y explicitly (an n×p copy) and change
+// every randomized PCA result.
 func pcaRandomized(Y *mat.Dense, mu []float64, q int, tol float64, maxIter int, rnd *rand.Rand) ([]float64, *mat.Dense, int, bool, error) {
 	n, p := Y.Dims()
 	k := min(q+10, min(n, p))

@@ -304,11 +304,14 @@ func (o *tsneOptimiser) repulsions(z, rep, X []float64) {
 	if o.theta > 0 {
 		tree := newQuadTree(X, n)
 		theta2 := o.theta * o.theta
+		// Points in tree order: neighbours in the plane are handled one
+		// after another and walk nearly the same cells (each point's sums
+		// are its own, so the order changes no bit of them).
 		parallel.For(n, 64, func(lo, hi int) {
-			stack := make([]int32, 0, 64)
-			for i := lo; i < hi; i++ {
+			for _, p := range tree.perm[lo:hi] {
+				i := int(p)
 				var fx, fy float64
-				z[i], fx, fy, stack = tree.repulsion(i, theta2, stack)
+				z[i], fx, fy = tree.repulsion(i, theta2)
 				rep[2*i], rep[2*i+1] = fx, fy
 			}
 		})
@@ -418,8 +421,17 @@ func (o *tsneOptimiser) kl(X []float64) float64 {
 // deterministicPCA returns the n×q principal-component scores of y (n×p)
 // from the p×p covariance formed by linalg.GemmNT (bit-identical on every
 // amd64 processor) and gonum's symmetric eigensolver, with each loading's
-// largest-magnitude entry positive.
+// largest-magnitude entry positive. For p > n (images: 4096 pixels of 360
+// sixes) it works from the n×n Gram matrix G = Y_c Y_cᵀ of the centred
+// rows instead: G u = λ u gives the loading w = Y_cᵀu/‖Y_cᵀu‖, the same
+// direction as the covariance's eigenvector, at O(n²p + n³) cost instead
+// of O(np² + p³).
 func deterministicPCA(y *mat.Dense, q int) *mat.Dense {
+	n, p := y.Dims()
+	return deterministicPCAVia(y, q, p > n)
+}
+
+func deterministicPCAVia(y *mat.Dense, q int, gram bool) *mat.Dense {
 	n, p := y.Dims()
 	mean := make([]float64, p)
 	for i := 0; i < n; i++ {
@@ -436,12 +448,20 @@ func deterministicPCA(y *mat.Dense, q int) *mat.Dense {
 			at.Set(j, i, v-mean[j])
 		}
 	}
-	c := mat.NewDense(p, p, nil)
-	linalg.GemmNT(1, at.RawMatrix(), at.RawMatrix(), 0, c.RawMatrix())
-	s := mat.NewSymDense(p, nil)
-	for a := 0; a < p; a++ {
-		for b := a; b < p; b++ {
-			s.SetSym(a, b, c.At(a, b))
+	// a is the matrix whose Gram matrix is decomposed: Y_cᵀ (p×n) for the
+	// covariance, Y_c (n×p) for the Gram route.
+	a := at
+	if gram {
+		a = mat.NewDense(n, p, nil)
+		a.CloneFrom(at.T())
+	}
+	m, _ := a.Dims()
+	c := mat.NewDense(m, m, nil)
+	linalg.GemmNT(1, a.RawMatrix(), a.RawMatrix(), 0, c.RawMatrix())
+	s := mat.NewSymDense(m, nil)
+	for i := 0; i < m; i++ {
+		for j := i; j < m; j++ {
+			s.SetSym(i, j, c.At(i, j))
 		}
 	}
 	var es mat.EigenSym
@@ -452,27 +472,49 @@ func deterministicPCA(y *mat.Dense, q int) *mat.Dense {
 	es.VectorsTo(&v)
 	x := mat.NewDense(n, q, nil)
 	for c := 0; c < q; c++ {
-		col := p - 1 - c
-		if col < 0 {
-			break // q > p: the extra coordinates stay zero
+		col := m - 1 - c
+		if col < 0 || c >= min(n, p) {
+			break // q > rank bound: the extra coordinates stay zero
 		}
 		w := make([]float64, p)
+		if gram {
+			// w = Y_cᵀ u, normalised.
+			nrm := 0.0
+			for j := 0; j < p; j++ {
+				t := 0.0
+				for i := 0; i < n; i++ {
+					t += at.At(j, i) * v.At(i, col)
+				}
+				w[j] = t
+				nrm += t * t
+			}
+			if nrm == 0 {
+				break
+			}
+			nrm = math.Sqrt(nrm)
+			for j := range w {
+				w[j] /= nrm
+			}
+		} else {
+			for j := 0; j < p; j++ {
+				w[j] = v.At(j, col)
+			}
+		}
 		big := 0.0
-		for a := 0; a < p; a++ {
-			w[a] = v.At(a, col)
-			if math.Abs(w[a]) > math.Abs(big) {
-				big = w[a]
+		for j := range w {
+			if math.Abs(w[j]) > math.Abs(big) {
+				big = w[j]
 			}
 		}
 		if big < 0 {
-			for a := range w {
-				w[a] = -w[a]
+			for j := range w {
+				w[j] = -w[j]
 			}
 		}
 		for i := 0; i < n; i++ {
 			s := 0.0
-			for a := 0; a < p; a++ {
-				s += at.At(a, i) * w[a]
+			for j := 0; j < p; j++ {
+				s += at.At(j, i) * w[j]
 			}
 			x.Set(i, c, s)
 		}

@@ -249,16 +249,19 @@ func detExp(x float64) float64 {
 		under  = -7.45133219101941108420e+02
 		nearly = 1.0 / (1 << 28)
 	)
-	switch {
-	case math.IsNaN(x) || math.IsInf(x, 1):
-		return x
-	case math.IsInf(x, -1):
-		return 0
-	case x > over:
-		return math.Inf(1)
-	case x < under:
-		return 0
-	case -nearly < x && x < nearly:
+	// One range test sends NaN, ±Inf, the overflow and underflow ranges
+	// and the tiny arguments to the special cases.
+	if !(x >= under && x <= over) || (-nearly < x && x < nearly) {
+		switch {
+		case math.IsNaN(x) || math.IsInf(x, 1):
+			return x
+		case math.IsInf(x, -1):
+			return 0
+		case x > over:
+			return math.Inf(1)
+		case x < under:
+			return 0
+		}
 		return 1 + x
 	}
 	// Every product is converted explicitly, which forbids the compiler to
@@ -282,6 +285,12 @@ func detExp(x float64) float64 {
 	poly = p1 + float64(t*poly)
 	c := r - float64(t*poly)
 	y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
+	// y ∈ [0.70, 1.42], so for −1021 ≤ k ≤ 1022 the product y·2^k is a
+	// normal number and exact: it is math.Ldexp(y, k), without Ldexp's
+	// handling of subnormal and overflowing results.
+	if k >= -1021 && k <= 1022 {
+		return y * math.Float64frombits(uint64(k+1023)<<52)
+	}
 	return math.Ldexp(y, k)
 }
 

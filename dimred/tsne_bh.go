@@ -8,6 +8,12 @@ package dimred
 // It is built by splitting an index array in place, cell by cell in a fixed
 // order, so the tree — and every sum taken over it — is the same whatever
 // the number of threads that later read it.
+//
+// The nodes are stored flat in depth-first preorder (a cell, then its
+// quadrants SW, SE, NW, NE in turn), each with the index just past its
+// subtree (next): a traversal walks the array forwards — into a cell by
+// i+1, past it by next — with no stack and no pointer chasing, and visits
+// the cells in the same order as a recursive descent.
 type quadTree struct {
 	nodes []qtNode
 	perm  []int32 // point indices; a leaf holds perm[lo:hi]
@@ -15,13 +21,13 @@ type quadTree struct {
 }
 
 type qtNode struct {
-	cx, cy   float64 // centre of mass
-	x0, y0   float64 // lower-left corner of the cell
-	size     float64 // side of the (square) cell
-	count    int32
-	lo, hi   int32    // the cell's points in perm
-	children [4]int32 // 0 for none (node 0 is the root, never a child)
-	leaf     bool
+	cx, cy float64 // centre of mass
+	x0, y0 float64 // lower-left corner of the cell
+	size   float64 // side of the (square) cell
+	count  int32
+	lo, hi int32 // the cell's points in perm
+	next   int32 // the first node after this cell's subtree
+	leaf   bool
 }
 
 // leafSize is the largest number of points a cell keeps without splitting;
@@ -59,6 +65,7 @@ func (t *quadTree) build(lo, hi int32, x0, y0, size float64, depth int) int32 {
 	// is below the resolution of the coordinates.
 	if hi-lo <= leafSize || depth >= 60 {
 		t.nodes[id].leaf = true
+		t.nodes[id].next = id + 1
 		return id
 	}
 	h := size / 2
@@ -97,10 +104,10 @@ func (t *quadTree) build(lo, hi int32, x0, y0, size float64, depth int) int32 {
 			if q&2 != 0 {
 				qy = my
 			}
-			child := t.build(bounds[q], bounds[q+1], qx, qy, h, depth+1)
-			t.nodes[id].children[q] = child
+			t.build(bounds[q], bounds[q+1], qx, qy, h, depth+1)
 		}
 	}
+	t.nodes[id].next = int32(len(t.nodes))
 	return id
 }
 
@@ -110,14 +117,12 @@ func (t *quadTree) build(lo, hi int32, x0, y0, size float64, depth int) int32 {
 //	z = Σ_j q̃_ij,   (fx, fy) = Σ_j q̃_ij² (y_i − y_j),
 //
 // with cells whose side s and distance d satisfy s/d < θ replaced by their
-// centre of mass (theta2 = θ²). stack is scratch space.
-func (t *quadTree) repulsion(i int, theta2 float64, stack []int32) (z, fx, fy float64, _ []int32) {
+// centre of mass (theta2 = θ²).
+func (t *quadTree) repulsion(i int, theta2 float64) (z, fx, fy float64) {
 	xi, yi := t.y[2*i], t.y[2*i+1]
-	stack = append(stack[:0], 0)
-	for len(stack) > 0 {
-		id := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		nd := &t.nodes[id]
+	nodes := t.nodes
+	for id := int32(0); id < int32(len(nodes)); {
+		nd := &nodes[id]
 		if nd.leaf {
 			for _, p := range t.perm[nd.lo:nd.hi] {
 				if int(p) == i {
@@ -130,6 +135,7 @@ func (t *quadTree) repulsion(i int, theta2 float64, stack []int32) (z, fx, fy fl
 				fx += q * dx
 				fy += q * dy
 			}
+			id = nd.next
 			continue
 		}
 		dx, dy := xi-nd.cx, yi-nd.cy
@@ -144,13 +150,10 @@ func (t *quadTree) repulsion(i int, theta2 float64, stack []int32) (z, fx, fy fl
 			q *= c * q
 			fx += q * dx
 			fy += q * dy
+			id = nd.next
 			continue
 		}
-		for q := 3; q >= 0; q-- {
-			if ch := nd.children[q]; ch != 0 {
-				stack = append(stack, ch)
-			}
-		}
+		id++ // into the cell: its first quadrant follows it
 	}
-	return z, fx, fy, stack
+	return z, fx, fy
 }

@@ -305,3 +305,18 @@ func TestTSNEGoldenBits(t *testing.T) {
 		t.Errorf("embedding hash %s, want %s", got, want)
 	}
 }
+
+// TestDeterministicPCAGram: for p > n the PCA start is read off the n×n
+// Gram matrix; it gives the covariance route's scores (same signs) to
+// rounding.
+func TestDeterministicPCAGram(t *testing.T) {
+	Y, _ := gaussianClusters(3, 10, 80, 4) // 30 points in 80 dimensions
+	got := deterministicPCAVia(Y, 2, true)
+	want := deterministicPCAVia(Y, 2, false)
+	scale := mat.Norm(want, math.Inf(1))
+	var d mat.Dense
+	d.Sub(got, want)
+	if e := mat.Norm(&d, math.Inf(1)) / scale; e > 1e-10 {
+		t.Errorf("Gram-route PCA differs from the covariance route by %.3g relative", e)
+	}
+}

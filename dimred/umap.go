@@ -97,6 +97,7 @@ type UMAP struct {
 
 type umapFit struct {
 	x, y        *mat.Dense
+	exp         int // the training data were scaled by 2^-exp (see FitContext)
 	k           int
 	a, b        float64
 	epochs      int
@@ -362,6 +363,16 @@ func (m *UMAP) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	if err != nil {
 		return err
 	}
+	// The bandwidth search (umap-learn's: σ from 1, 64 doublings or
+	// halvings) cannot reach the σ of neighbour distances far from 1, so
+	// data whose largest entry lies outside [2^-32, 2^32) were embedded
+	// from a wrong graph (Y·2^-100 differed from Y by 8.7). Such data are
+	// scaled by a power of two to a largest entry in [½, 1) first (exact),
+	// and so is new data in ProjectTo; data in that range are unchanged.
+	exp := 0
+	if e := maxExponent(y); e < -32 || e > 32 {
+		exp, y = e, ldexpDense(y, -e)
+	}
 	if k >= n {
 		return fmt.Errorf("%w: UMAP with NNeighbors %d needs more than %d points, got %d", ErrTooFewPoints, k, k, n)
 	}
@@ -380,7 +391,7 @@ func (m *UMAP) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	if m.Src != nil {
 		seed = rand.New(m.Src).Uint64()
 	}
-	fit := &umapFit{y: y, k: k, a: a, b: b, epochs: epochs, lr: lr, negRate: neg, seed: seed}
+	fit := &umapFit{y: y, exp: exp, k: k, a: a, b: b, epochs: epochs, lr: lr, negRate: neg, seed: seed}
 	var x *mat.Dense
 	if m.Init == UMAPInitSpectral {
 		x, err = umapSpectral(ctx, g, q)
@@ -617,6 +628,9 @@ func (m *UMAP) ProjectTo(dst *mat.Dense, Ynew mat.Matrix) {
 	_, q := f.x.Dims()
 	dense.ReuseAs(dst, mm, q)
 	yn := mat.DenseCopyOf(Ynew)
+	if f.exp != 0 {
+		yn = ldexpDense(yn, -f.exp)
+	}
 	k := f.k
 	idx, dist := neighboursAmong(yn, f.y, k)
 	for t, v := range dist {

@@ -160,3 +160,42 @@ func TestUMAPGoldenBits(t *testing.T) {
 		t.Errorf("embedding hash %s, want %s", got, want)
 	}
 }
+
+// TestUMAPScaleFree: data scaled far from 1 are embedded from the same
+// graph. umap-learn's bandwidth search starts at σ = 1 with 64 steps, so
+// neighbour distances near 2^-100 or 2^100 left σ at the end of its range
+// (a review's outside-in test: Y·2^-100 embedded up to 8.7 away from Y).
+// The fit rescales such data by a power of two to a largest entry in
+// [½, 1), exactly, so the fit on Y·2^±100 is bit for bit the fit on that
+// rescaled Y, and ProjectTo of the scaled training rows agrees too.
+func TestUMAPScaleFree(t *testing.T) {
+	Y, _ := gaussianClusters(3, 40, 5, 11)
+	unit := ldexpDense(Y, -maxExponent(Y))
+	fit := func(d *mat.Dense) (*UMAP, *mat.Dense) {
+		m := &UMAP{NEpochs: 60}
+		if err := m.Fit(d); err != nil {
+			t.Fatal(err)
+		}
+		var X mat.Dense
+		m.LatentTo(&X)
+		return m, &X
+	}
+	_, want := fit(unit)
+	for _, e := range []int{-100, 100} {
+		scaled := ldexpDense(Y, e)
+		m, got := fit(scaled)
+		if !mat.Equal(got, want) {
+			var d mat.Dense
+			d.Sub(got, want)
+			t.Errorf("Y·2^%d: embedding differs from the rescaled data's by up to %g", e, mat.Norm(&d, math.Inf(1)))
+		}
+		var P mat.Dense
+		m.ProjectTo(&P, scaled.Slice(0, 5, 0, 5))
+		var ref mat.Dense
+		um, _ := fit(unit)
+		um.ProjectTo(&ref, unit.Slice(0, 5, 0, 5))
+		if !mat.Equal(&P, &ref) {
+			t.Errorf("Y·2^%d: ProjectTo differs from the rescaled data's", e)
+		}
+	}
+}

@@ -333,7 +333,9 @@ func svdExact(a *mat.Dense, k int, tol float64, src rand.Source) ([]float64, *ma
 
 // svdRandomized is HMT's randomized range finder with power iterations
 // (subspace iteration with a QR after every product, their Alg. 4.4)
-// followed by the direct SVD of B = QᵀA (Alg. 5.1).
+// followed by the direct SVD of B = QᵀA (Alg. 5.1). PCA has its own
+// adaptive subspace iteration on the implicitly centred Gram operator
+// (dimred's pcaRandomized), which never forms the centred matrix.
 func svdRandomized(a *mat.Dense, k int, s *SVDSettings, rnd *rand.Rand) ([]float64, *mat.Dense, *mat.Dense) {
 	m, n := a.Dims()
 	p := s.Oversample

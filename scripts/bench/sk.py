@@ -193,6 +193,12 @@ def task_spectral(d):
     return s, {}
 
 
+def _jobs():
+    # One thread when the bench runs with OMP_NUM_THREADS=1 (its one-thread
+    # rows), every core otherwise.
+    return 1 if os.environ.get("OMP_NUM_THREADS") == "1" else -1
+
+
 def task_tsne(d):
     # Barnes-Hut t-SNE with the settings of dimred.TSNE's defaults: PCA
     # start, learning rate "auto", perplexity 30 (10 below 1000 points),
@@ -201,7 +207,7 @@ def task_tsne(d):
     Y = load(d, "Y")
     perp = 30 if Y.shape[0] >= 1000 else 10
     return embed(d, lambda p: TSNE(n_components=p["q"], perplexity=perp, init="pca",
-                                   learning_rate="auto", n_iter=1000, random_state=0, n_jobs=-1))
+                                   learning_rate="auto", n_iter=1000, random_state=0, n_jobs=_jobs()))
 
 
 def task_umap(d):
@@ -211,7 +217,7 @@ def task_umap(d):
     import umap
     Y = load(d, "Y")
     umap.UMAP(n_components=2).fit_transform(Y[: min(300, Y.shape[0])])
-    return embed(d, lambda p: umap.UMAP(n_components=p["q"]))
+    return embed(d, lambda p: umap.UMAP(n_components=p["q"], n_jobs=_jobs()))
 
 
 def info():

@@ -52,8 +52,8 @@ func tasks(full bool) []task {
 			isomapTask(400, 10),
 			lleTask(400, 10),
 			spectralTask(400, 10),
-			tsneTask(300),
-			umapTask(300),
+			tsneTask(clusterData(300)),
+			umapTask(clusterData(300)),
 		}, sdpTasks(false)...)
 	}
 	return append([]task{
@@ -76,8 +76,8 @@ func tasks(full bool) []task {
 		mdsTask(200), mdsTask(201), kpcaTask(200), kpcaTask(201),
 		lleTask(500, 10), lleTask(900, 10), lleTask(990, 10), lleTask(1100, 10),
 		spectralTask(490, 10), spectralTask(500, 10), spectralTask(990, 10),
-		tsneTask(10000), tsneTask(50000),
-		umapTask(10000), umapTask(50000),
+		tsneTask(uspsData), tsneTask(clusterData(10000)), tsneTask(clusterData(50000)),
+		umapTask(uspsData), umapTask(clusterData(10000)), umapTask(clusterData(50000)),
 	}, sdpTasks(true)...)
 }
 

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 
+	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/dimred"
 
 	"gonum.org/v1/gonum/mat"
@@ -32,20 +34,61 @@ func clusters(n, p, c int, seed uint64) *mat.Dense {
 	return y
 }
 
-// neTask is a neighbour embedding (t-SNE or UMAP) of n clustered points in
-// 50 dimensions against scikit-learn's TSNE or umap-learn's UMAP with their
-// default settings. The two embeddings differ (stochastic, non-convex), so
+// uspsAll is the whole USPS digits set, the training split followed by the
+// test split: 9298 images of 16×16 = 256 grey values.
+func uspsAll() (*mat.Dense, error) {
+	tr, err := datasets.USPS("train")
+	if err != nil {
+		return nil, err
+	}
+	te, err := datasets.USPS("test")
+	if err != nil {
+		return nil, err
+	}
+	var y mat.Dense
+	y.Stack(tr.Y, te.Y)
+	return &y, nil
+}
+
+// neData is a neighbour-embedding input: its description and generator.
+type neData struct {
+	what string
+	gen  func() (*mat.Dense, error)
+}
+
+func clusterData(n int) neData {
+	return neData{fmt.Sprintf("%d clustered points, p = 50", n), func() (*mat.Dense, error) { return clusters(n, 50, 10, 3), nil }}
+}
+
+var uspsData = neData{"USPS digits (9298 × 256)", uspsAll}
+
+// threadNote marks a row run on one thread: the bench run with GOMAXPROCS=1
+// and OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=NUMBA_NUM_THREADS=1 in its
+// environment (sk.py then passes n_jobs=1 too).
+func threadNote() string {
+	if runtime.GOMAXPROCS(0) == 1 {
+		return ", 1 thread"
+	}
+	return ""
+}
+
+// neTask is a neighbour embedding (t-SNE or UMAP) of data (n×p) against
+// scikit-learn's TSNE or umap-learn's UMAP with their default settings. The two embeddings differ (stochastic, non-convex), so
 // the check compares their quality: trustworthiness T(10) estimated on the
 // same 1000 query points for both (SampledTrustworthiness), which must
 // agree within 0.01 (issue 27's bar) plus twice the estimates' standard
 // error.
-func neTask(label, py string, n int, fit func(Y *mat.Dense) (*mat.Dense, error)) task {
+func neTask(label, py string, data neData, fit func(Y *mat.Dense) (*mat.Dense, error)) task {
 	var Y, X *mat.Dense
 	return task{
-		name: fmt.Sprintf("%s, %d clustered points, p = 50 → 2-D", label, n),
+		name: fmt.Sprintf("%s, %s → 2-D%s", label, data.what, threadNote()),
 		py:   py,
 		gen: func(dir string) error {
-			return writeInputs(dir, map[string]any{"q": 2}, "Y", clusters(n, 50, 10, 3))
+			y, err := data.gen()
+			if err != nil {
+				return err
+			}
+			return writeInputs(dir, map[string]any{"q": 2}, "Y", y)
 		},
 		setup: func(dir string) (func() error, func(string) (string, bool, error), error) {
 			var err error
@@ -58,6 +101,7 @@ func neTask(label, py string, n int, fit func(Y *mat.Dense) (*mat.Dense, error))
 				if err != nil {
 					return "", false, err
 				}
+				n, _ := Y.Dims()
 				m := min(1000, n)
 				t, se, err := dimred.SampledTrustworthiness(Y, X, 10, m, rand.NewPCG(5, 5))
 				if err != nil {
@@ -75,9 +119,10 @@ func neTask(label, py string, n int, fit func(Y *mat.Dense) (*mat.Dense, error))
 	}
 }
 
-func tsneTask(n int) task {
-	return neTask("t-SNE (Barnes–Hut, perplexity 30, 1000 iterations)", "tsne", n, func(Y *mat.Dense) (*mat.Dense, error) {
+func tsneTask(data neData) task {
+	return neTask("t-SNE (Barnes–Hut, perplexity 30, 1000 iterations)", "tsne", data, func(Y *mat.Dense) (*mat.Dense, error) {
 		m := dimred.TSNE{}
+		n, _ := Y.Dims()
 		if n < 1000 {
 			m.Perplexity = 10
 		}
@@ -90,8 +135,8 @@ func tsneTask(n int) task {
 	})
 }
 
-func umapTask(n int) task {
-	return neTask("UMAP (15 neighbours)", "umap", n, func(Y *mat.Dense) (*mat.Dense, error) {
+func umapTask(data neData) task {
+	return neTask("UMAP (15 neighbours)", "umap", data, func(Y *mat.Dense) (*mat.Dense, error) {
 		m := dimred.UMAP{}
 		if err := m.Fit(Y); err != nil {
 			return nil, err
