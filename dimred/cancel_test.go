@@ -61,8 +61,9 @@ func cancelCases() []cancelCase {
 
 // fitAndCancel runs m.FitContext(ctx, Y) in a goroutine whose ctx is
 // cancelled by trigger (called with the cancel function); it returns the
-// fit's error and the time from cancel to the fit's return.
-func fitAndCancel(t *testing.T, m ContextFitter, Y mat.Matrix, trigger func(cancel func()) progress.Reporter) (error, latency, bool) {
+// time from cancel to the fit's return, whether a cancel happened, and the
+// fit's error.
+func fitAndCancel(t *testing.T, m ContextFitter, Y mat.Matrix, trigger func(cancel func()) progress.Reporter) (latency, bool, error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -92,9 +93,9 @@ func fitAndCancel(t *testing.T, m ContextFitter, Y mat.Matrix, trigger func(canc
 	mu.Lock()
 	defer mu.Unlock()
 	if at.IsZero() {
-		return err, latency{}, false
+		return latency{}, false, err
 	}
-	return err, latency{end.Sub(at), time.Duration((cpuEnd - cpuAt) * 1e9)}, true
+	return latency{end.Sub(at), time.Duration((cpuEnd - cpuAt) * 1e9)}, true, err
 }
 
 // latency is the time from cancel to return: wall clock, and the CPU time
@@ -162,7 +163,7 @@ func TestCancelAfter200ms(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			base := runtime.NumGoroutine()
 			m := c.model()
-			err, lat, ok := fitAndCancel(t, m, c.Y, func(cancel func()) progress.Reporter {
+			lat, ok, err := fitAndCancel(t, m, c.Y, func(cancel func()) progress.Reporter {
 				time.AfterFunc(200*time.Millisecond, cancel)
 				return nil
 			})
@@ -183,7 +184,7 @@ func TestCancelInPhase(t *testing.T) {
 				}
 				base := runtime.NumGoroutine()
 				m := c.model()
-				err, lat, ok := fitAndCancel(t, m, c.Y, func(cancel func()) progress.Reporter {
+				lat, ok, err := fitAndCancel(t, m, c.Y, func(cancel func()) progress.Reporter {
 					return progress.ReporterFunc(func(p string, done, total int) {
 						if p == phase && done > 0 {
 							cancel()

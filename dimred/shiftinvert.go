@@ -244,22 +244,17 @@ func (c *envelopeCholesky) MulVecTo(dst, x []float64) {
 	}
 }
 
-// bottomShiftInvert returns the k smallest eigenpairs (ascending) of the
-// symmetric PSD sparse a by Lanczos on (a + σI)⁻¹, σ = 10⁻¹⁰·max_i a_ii
+// bottomShiftInvertOpt returns the k smallest eigenpairs (ascending) of
+// the symmetric PSD sparse a by Lanczos on (a + σI)⁻¹, σ = 10⁻¹⁰·max_i a_ii
 // (raised ×100 until the factorisation succeeds), followed by a
 // Rayleigh–Ritz step with a itself. errEnvelopeTooLarge means: use the
-// plain eigensolver.
-func bottomShiftInvert(ctx context.Context, a *linalg.CSR, k int, s *linalg.EigenSettings) ([]float64, *mat.Dense, error) {
-	return bottomShiftInvertOpt(ctx, a, k, s, nil, 0)
-}
-
-// bottomShiftInvertOpt is bottomShiftInvert with a known null vector u of
-// a (a u = 0, u ≠ 0; nil: none) and a budget maxFlops for the
-// factorisation (envelopeFlops; ≤ 0: none). With u the Lanczos runs on
-// P (a + σI)⁻¹ P, P = I − ûûᵀ, for the k − 1 pairs above the null space:
-// the null vector's eigenvalue 1/σ of the inverse would otherwise set the
-// scale of the convergence test and leave the wanted pairs, whose
-// eigenvalues are 1/λ ≪ 1/σ, converged only to ~σ/λ of it.
+// plain eigensolver. u is a known null vector of a (a u = 0, u ≠ 0; nil:
+// none) and maxFlops a budget for the factorisation (envelopeFlops; ≤ 0:
+// none). With u the Lanczos runs on P (a + σI)⁻¹ P, P = I − ûûᵀ, for the
+// k − 1 pairs above the null space: the null vector's eigenvalue 1/σ of
+// the inverse would otherwise set the scale of the convergence test and
+// leave the wanted pairs, whose eigenvalues are 1/λ ≪ 1/σ, converged only
+// to ~σ/λ of it.
 func bottomShiftInvertOpt(ctx context.Context, a *linalg.CSR, k int, s *linalg.EigenSettings, u []float64, maxFlops float64) ([]float64, *mat.Dense, error) {
 	n := a.N
 	dmax := 0.0

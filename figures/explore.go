@@ -293,6 +293,28 @@ loop:
 	return e.static(state)
 }
 
+// withStates gives e a Compute and a Draw that share compute's result for
+// each slider state, kept in memory (a redraw then only draws), and
+// returns e.
+func withStates[S any](e *Explorer, compute func(s []int) (S, error), draw func(st S, s []int) (*Figure, error)) *Explorer {
+	var states memo[S]
+	get := func(s []int) (S, error) {
+		return states.get(s, func() (S, error) { return compute(s) })
+	}
+	e.Compute = func(s []int) error {
+		_, err := get(s)
+		return err
+	}
+	e.Draw = func(s []int) (*Figure, error) {
+		st, err := get(s)
+		if err != nil {
+			return nil, err
+		}
+		return draw(st, s)
+	}
+	return e
+}
+
 // memo keeps computed states, safe for the redraw goroutine.
 type memo[T any] struct {
 	mu sync.Mutex

@@ -63,62 +63,51 @@ func ExploreNeighbours() (*Explorer, error) {
 		Iso   embedResult
 		LLE   embedResult
 	}
-	var states memo[*state]
 	compute := func(s []int) (*state, error) {
-		return states.get(s, func() (*state, error) {
-			k := exploreNeighbourKs[s[0]]
-			key := NewCacheKey("explore-neighbours").Matrix(Y).Ints([]int{k})
-			st, _, err := Cached(key, func() (*state, error) {
-				st := &state{}
-				nb, err := neighbours.KNearest(Y, k)
-				if err != nil {
-					return nil, err
-				}
-				seen := map[[2]int]bool{}
-				for a := 0; a < n; a++ {
-					js, _ := nb.Of(a)
-					for _, b := range js {
-						e := [2]int{min(a, b), max(a, b)}
-						if !seen[e] && 3*math.Pi*math.Abs(col[a]-col[b]) > math.Pi {
-							seen[e] = true
-							st.Jumps = append(st.Jumps, e)
-						}
+		k := exploreNeighbourKs[s[0]]
+		key := NewCacheKey("explore-neighbours").Matrix(Y).Ints([]int{k})
+		st, _, err := Cached(key, func() (*state, error) {
+			st := &state{}
+			nb, err := neighbours.KNearest(Y, k)
+			if err != nil {
+				return nil, err
+			}
+			seen := map[[2]int]bool{}
+			for a := 0; a < n; a++ {
+				js, _ := nb.Of(a)
+				for _, b := range js {
+					e := [2]int{min(a, b), max(a, b)}
+					if !seen[e] && 3*math.Pi*math.Abs(col[a]-col[b]) > math.Pi {
+						seen[e] = true
+						st.Jumps = append(st.Jumps, e)
 					}
 				}
-				sort.Slice(st.Jumps, func(i, j int) bool {
-					return st.Jumps[i][0] < st.Jumps[j][0] || st.Jumps[i][0] == st.Jumps[j][0] && st.Jumps[i][1] < st.Jumps[j][1]
-				})
-				fit := func(m dimred.Embedder) embedResult {
-					if err := m.Fit(Y); err != nil {
-						if errors.Is(err, dimred.ErrDisconnected) {
-							return embedResult{Err: fmt.Sprintf("the %d-NN graph is disconnected:\nno embedding at this k", k)}
-						}
-						return embedResult{Err: err.Error()}
-					}
-					X := new(mat.Dense)
-					m.LatentTo(X)
-					return embedResult{X: X}
-				}
-				st.Iso = fit(&dimred.Isomap{Q: 2, K: k})
-				st.LLE = fit(&dimred.LLE{Q: 2, K: k})
-				return st, nil
+			}
+			sort.Slice(st.Jumps, func(i, j int) bool {
+				return st.Jumps[i][0] < st.Jumps[j][0] || st.Jumps[i][0] == st.Jumps[j][0] && st.Jumps[i][1] < st.Jumps[j][1]
 			})
-			return st, err
+			fit := func(m dimred.Embedder) embedResult {
+				if err := m.Fit(Y); err != nil {
+					if errors.Is(err, dimred.ErrDisconnected) {
+						return embedResult{Err: fmt.Sprintf("the %d-NN graph is disconnected:\nno embedding at this k", k)}
+					}
+					return embedResult{Err: err.Error()}
+				}
+				X := new(mat.Dense)
+				m.LatentTo(X)
+				return embedResult{X: X}
+			}
+			st.Iso = fit(&dimred.Isomap{Q: 2, K: k})
+			st.LLE = fit(&dimred.LLE{Q: 2, K: k})
+			return st, nil
 		})
+		return st, err
 	}
 	e := &Explorer{
 		Name:   "neighbours",
 		Params: []ExploreParam{{Name: "k (neighbours per point)", Labels: labels, Initial: initial}},
-		Compute: func(s []int) error {
-			_, err := compute(s)
-			return err
-		},
 	}
-	e.Draw = func(s []int) (*Figure, error) {
-		st, err := compute(s)
-		if err != nil {
-			return nil, err
-		}
+	return withStates(e, compute, func(st *state, s []int) (*Figure, error) {
 		k := exploreNeighbourKs[s[0]]
 		pa := newPlot(fmt.Sprintf("(a) k = %d: %d links jump a turn", k, len(st.Jumps)), "y₁", "y₃")
 		xs, zs := mat.Col(nil, 0, Y), mat.Col(nil, 2, Y)
@@ -153,8 +142,7 @@ func ExploreNeighbours() (*Explorer, error) {
 			Numbers: nums,
 			Status:  Added,
 		}, nil
-	}
-	return e, nil
+	}), nil
 }
 
 // exploreWidthFactors multiply the book's RBF width on the rotated sixes
@@ -195,55 +183,44 @@ func ExploreKernelWidth() (*Explorer, error) {
 		Near, Above   float64
 		Comps90, NPos int
 	}
-	var states memo[*state]
 	compute := func(s []int) (*state, error) {
-		return states.get(s, func() (*state, error) {
-			D2, err := base()
-			if err != nil {
-				return nil, err
+		D2, err := base()
+		if err != nil {
+			return nil, err
+		}
+		n := D2.SymmetricDim()
+		ell := exploreWidthFactors[s[0]] * ell0
+		K := mat.NewSymDense(n, nil)
+		st := &state{Dist: mat.NewSymDense(n, nil)}
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				k := math.Exp(-D2.At(i, j) / (2 * ell * ell))
+				K.SetSym(i, j, k)
+				st.Dist.SetSym(i, j, math.Sqrt(math.Max(0, 2-2*k)))
 			}
-			n := D2.SymmetricDim()
-			ell := exploreWidthFactors[s[0]] * ell0
-			K := mat.NewSymDense(n, nil)
-			st := &state{Dist: mat.NewSymDense(n, nil)}
-			for i := 0; i < n; i++ {
-				for j := i; j < n; j++ {
-					k := math.Exp(-D2.At(i, j) / (2 * ell * ell))
-					K.SetSym(i, j, k)
-					st.Dist.SetSym(i, j, math.Sqrt(math.Max(0, 2-2*k)))
-				}
+		}
+		st.Above, st.Near = ch4OffDiagShares(st.Dist)
+		kp := dimred.KernelPCA{Q: n}
+		if err := kp.FitGram(K); err != nil {
+			return nil, fmt.Errorf("figures: kernel PCA of the sixes at ℓ = %.0f: %w", ell, err)
+		}
+		vals := kp.EigenvaluesTo(nil)
+		st.Comps90 = ch4ComponentsFor(vals, 0.9)
+		for _, v := range vals {
+			if v > 0 {
+				st.NPos++
 			}
-			st.Above, st.Near = ch4OffDiagShares(st.Dist)
-			kp := dimred.KernelPCA{Q: n}
-			if err := kp.FitGram(K); err != nil {
-				return nil, fmt.Errorf("figures: kernel PCA of the sixes at ℓ = %.0f: %w", ell, err)
-			}
-			vals := kp.EigenvaluesTo(nil)
-			st.Comps90 = ch4ComponentsFor(vals, 0.9)
-			for _, v := range vals {
-				if v > 0 {
-					st.NPos++
-				}
-			}
-			var X mat.Dense
-			kp.LatentTo(&X)
-			st.X = mat.DenseCopyOf(X.Slice(0, n, 0, 2))
-			return st, nil
-		})
+		}
+		var X mat.Dense
+		kp.LatentTo(&X)
+		st.X = mat.DenseCopyOf(X.Slice(0, n, 0, 2))
+		return st, nil
 	}
 	e := &Explorer{
 		Name:   "kernel-width",
 		Params: []ExploreParam{{Name: "RBF width ℓ", Labels: labels, Initial: initial}},
-		Compute: func(s []int) error {
-			_, err := compute(s)
-			return err
-		},
 	}
-	e.Draw = func(s []int) (*Figure, error) {
-		st, err := compute(s)
-		if err != nil {
-			return nil, err
-		}
+	return withStates(e, compute, func(st *state, s []int) (*Figure, error) {
 		n := st.Dist.SymmetricDim()
 		f := exploreWidthFactors[s[0]]
 		pa := ch4MatrixPanel(st.Dist, 0, math.Sqrt2, "(a) implied distances √(2 − 2k_ij)", []float64{0, 0.5, 1, math.Sqrt2}, "%.2f")
@@ -284,8 +261,7 @@ func ExploreKernelWidth() (*Explorer, error) {
 				Ours("components for 90% of the variance", float64(st.Comps90))},
 			Status: Added,
 		}, nil
-	}
-	return e, nil
+	}), nil
 }
 
 var (
@@ -336,31 +312,28 @@ func ExploreGTM() (*Explorer, error) {
 		Iters    int
 		Complete bool
 	}
-	var states memo[*state]
 	compute := func(s []int) (*state, error) {
-		return states.get(s, func() (*state, error) {
-			g, w := exploreGTMGrids[s[0]], exploreGTMWidths[s[1]]
-			key := NewCacheKey("explore-gtm").Matrix(ds.Y).Ints([]int{g, exploreGTMMaxIter}).String(fmt.Sprint(w))
-			st, _, err := Cached(key, func() (*state, error) {
-				m := &dimred.GTM{Q: 2, Grid: g, Width: w, MaxIter: exploreGTMMaxIter}
-				err := m.Fit(ds.Y)
-				if err != nil && !errors.Is(err, dimred.ErrNotConverged) {
-					return nil, fmt.Errorf("figures: GTM %d×%d, w = %g: %w", g, g, w, err)
-				}
-				st := &state{X: new(mat.Dense), Iters: m.Iterations(), Complete: err == nil}
-				m.LatentTo(st.X)
-				st.Errors = dimred.NearestNeighbourErrors(st.X, ds.Labels)
-				nn, _ := ds.Y.Dims()
-				st.LogLik = m.LogLikelihood() / float64(nn)
-				var G, F mat.Dense
-				m.GridTo(&G)
-				m.MapTo(&F, &G)
-				st.GridImg = new(mat.Dense)
-				pca.ProjectTo(st.GridImg, &F)
-				return st, nil
-			})
-			return st, err
+		g, w := exploreGTMGrids[s[0]], exploreGTMWidths[s[1]]
+		key := NewCacheKey("explore-gtm").Matrix(ds.Y).Ints([]int{g, exploreGTMMaxIter}).String(fmt.Sprint(w))
+		st, _, err := Cached(key, func() (*state, error) {
+			m := &dimred.GTM{Q: 2, Grid: g, Width: w, MaxIter: exploreGTMMaxIter}
+			err := m.Fit(ds.Y)
+			if err != nil && !errors.Is(err, dimred.ErrNotConverged) {
+				return nil, fmt.Errorf("figures: GTM %d×%d, w = %g: %w", g, g, w, err)
+			}
+			st := &state{X: new(mat.Dense), Iters: m.Iterations(), Complete: err == nil}
+			m.LatentTo(st.X)
+			st.Errors = dimred.NearestNeighbourErrors(st.X, ds.Labels)
+			nn, _ := ds.Y.Dims()
+			st.LogLik = m.LogLikelihood() / float64(nn)
+			var G, F mat.Dense
+			m.GridTo(&G)
+			m.MapTo(&F, &G)
+			st.GridImg = new(mat.Dense)
+			pca.ProjectTo(st.GridImg, &F)
+			return st, nil
 		})
+		return st, err
 	}
 	e := &Explorer{
 		Name: "gtm",
@@ -368,16 +341,8 @@ func ExploreGTM() (*Explorer, error) {
 			{Name: "latent grid (g × g points)", Labels: gl, Initial: gi},
 			{Name: "basis variance w", Labels: wl, Initial: wi},
 		},
-		Compute: func(s []int) error {
-			_, err := compute(s)
-			return err
-		},
 	}
-	e.Draw = func(s []int) (*Figure, error) {
-		st, err := compute(s)
-		if err != nil {
-			return nil, err
-		}
+	return withStates(e, compute, func(st *state, s []int) (*Figure, error) {
 		g, w := exploreGTMGrids[s[0]], exploreGTMWidths[s[1]]
 		conv := ""
 		if !st.Complete {
@@ -408,8 +373,7 @@ func ExploreGTM() (*Explorer, error) {
 				Ours("1-NN errors", float64(st.Errors)), Ours("log-likelihood per point", st.LogLik)},
 			Status: Added,
 		}, nil
-	}
-	return e, nil
+	}), nil
 }
 
 var exploreMissing = []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8}
@@ -452,62 +416,51 @@ func ExplorePPCAMissing() (*Explorer, error) {
 		RMS         float64
 		FullEntries bool
 	}
-	var states memo[*state]
 	compute := func(s []int) (*state, error) {
-		return states.get(s, func() (*state, error) {
-			frac := exploreMissing[s[0]]
-			key := NewCacheKey("explore-ppca-missing").Matrix(ds.Y).String(fmt.Sprint(frac))
-			st, _, err := Cached(key, func() (*state, error) {
-				rng := rand.New(rand.NewPCG(2, 4)) // Fig 2.4's mask source
-				Ym := mat.DenseCopyOf(ds.Y)
-				var miss [][2]int
-				for i := 0; i < n; i++ {
-					for j := 0; j < p; j++ {
-						if rng.Float64() < frac {
-							Ym.Set(i, j, math.NaN())
-							miss = append(miss, [2]int{i, j})
-						}
+		frac := exploreMissing[s[0]]
+		key := NewCacheKey("explore-ppca-missing").Matrix(ds.Y).String(fmt.Sprint(frac))
+		st, _, err := Cached(key, func() (*state, error) {
+			rng := rand.New(rand.NewPCG(2, 4)) // Fig 2.4's mask source
+			Ym := mat.DenseCopyOf(ds.Y)
+			var miss [][2]int
+			for i := 0; i < n; i++ {
+				for j := 0; j < p; j++ {
+					if rng.Float64() < frac {
+						Ym.Set(i, j, math.NaN())
+						miss = append(miss, [2]int{i, j})
 					}
 				}
-				m := dimred.PPCA{Q: 2, Tol: 1e-7, MaxIter: 3000}
-				if err := m.FitMissing(Ym); err != nil && !errors.Is(err, dimred.ErrNotConverged) {
-					return nil, fmt.Errorf("figures: PPCA with %.0f%% missing: %w", 100*frac, err)
-				}
-				st := &state{X: new(mat.Dense), Missing: float64(len(miss)) / float64(n*p), Sigma2: m.NoiseVariance(), Iters: m.Iterations()}
-				m.LatentTo(st.X)
-				st.Errors = dimred.NearestNeighbourErrors(st.X, ds.Labels)
-				var W mat.Dense
-				m.LoadingsTo(&W)
-				st.AngleDeg = linalg.SubspaceAngle(&W, &wFull) * 180 / math.Pi
-				mu := m.MeanTo(nil)
-				ss := 0.0
-				for _, e := range miss {
-					i, j := e[0], e[1]
-					r := mu[j] + W.At(j, 0)*st.X.At(i, 0) + W.At(j, 1)*st.X.At(i, 1)
-					st.Truth, st.Rec = append(st.Truth, ds.Y.At(i, j)), append(st.Rec, r)
-					ss += (r - ds.Y.At(i, j)) * (r - ds.Y.At(i, j))
-				}
-				if len(miss) > 0 {
-					st.RMS = math.Sqrt(ss / float64(len(miss)))
-				}
-				return st, nil
-			})
-			return st, err
+			}
+			m := dimred.PPCA{Q: 2, Tol: 1e-7, MaxIter: 3000}
+			if err := m.FitMissing(Ym); err != nil && !errors.Is(err, dimred.ErrNotConverged) {
+				return nil, fmt.Errorf("figures: PPCA with %.0f%% missing: %w", 100*frac, err)
+			}
+			st := &state{X: new(mat.Dense), Missing: float64(len(miss)) / float64(n*p), Sigma2: m.NoiseVariance(), Iters: m.Iterations()}
+			m.LatentTo(st.X)
+			st.Errors = dimred.NearestNeighbourErrors(st.X, ds.Labels)
+			var W mat.Dense
+			m.LoadingsTo(&W)
+			st.AngleDeg = linalg.SubspaceAngle(&W, &wFull) * 180 / math.Pi
+			mu := m.MeanTo(nil)
+			ss := 0.0
+			for _, e := range miss {
+				i, j := e[0], e[1]
+				r := mu[j] + W.At(j, 0)*st.X.At(i, 0) + W.At(j, 1)*st.X.At(i, 1)
+				st.Truth, st.Rec = append(st.Truth, ds.Y.At(i, j)), append(st.Rec, r)
+				ss += (r - ds.Y.At(i, j)) * (r - ds.Y.At(i, j))
+			}
+			if len(miss) > 0 {
+				st.RMS = math.Sqrt(ss / float64(len(miss)))
+			}
+			return st, nil
 		})
+		return st, err
 	}
 	e := &Explorer{
 		Name:   "ppca-missing",
 		Params: []ExploreParam{{Name: "fraction of entries missing", Labels: labels, Initial: initial}},
-		Compute: func(s []int) error {
-			_, err := compute(s)
-			return err
-		},
 	}
-	e.Draw = func(s []int) (*Figure, error) {
-		st, err := compute(s)
-		if err != nil {
-			return nil, err
-		}
+	return withStates(e, compute, func(st *state, s []int) (*Figure, error) {
 		frac := exploreMissing[s[0]]
 		pa := oilPanel(fmt.Sprintf("(a) %.0f%% missing: %d 1-NN errors, σ² = %.4f", 100*st.Missing, st.Errors, st.Sigma2), st.X, ds)
 		pb := newPlot("(b) removed entries: reconstruction W⟨x⟩ + μ", "true value", "reconstructed")
@@ -529,6 +482,5 @@ func ExplorePPCAMissing() (*Explorer, error) {
 				Ours("subspace angle to the complete-data fit (degrees)", st.AngleDeg), Ours("EM iterations", float64(st.Iters))},
 			Status: Added,
 		}, nil
-	}
-	return e, nil
+	}), nil
 }

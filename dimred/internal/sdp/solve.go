@@ -607,16 +607,6 @@ func (sv *solver) invChol(a, li []float64) bool {
 	return true
 }
 
-// symmetriseUpper copies the upper triangle of a row-major n×n matrix to
-// the lower one.
-func symmetriseUpper(a []float64, n int) {
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			a[j*n+i] = a[i*n+j]
-		}
-	}
-}
-
 // factor factors the Schur complement (upper triangle of M) into
 // sv.mfac = L with M = L Lᵀ (cholLower), adding a growing multiple of its
 // largest diagonal entry if it is numerically indefinite (dependent or
