@@ -51,6 +51,9 @@ func linkExercises(nb nbsrc.Notebook) (cells []nbsrc.Cell, missing []string) {
 	anchors := solutionAnchors(nb.Solutions)
 	target := solutionsDir + "/" + solutionsName(nb.Name) + ".ipynb"
 	for _, c := range nb.Cells {
+		if c.Type == "markdown" && len(nb.Solutions) > 0 {
+			c.Source = retargetSolutionLinks(c.Source, target)
+		}
 		loc := exercisesHeadingRe.FindStringIndex(c.Source)
 		if c.Type != "markdown" || loc == nil || len(nb.Solutions) == 0 {
 			cells = append(cells, c)
@@ -70,12 +73,32 @@ func linkExercises(nb nbsrc.Notebook) (cells []nbsrc.Cell, missing []string) {
 				missing = append(missing, m[1])
 				continue
 			}
+			if strings.Contains(l, "]("+target+"#"+a+")") && !solutionLinkRe.MatchString(l) {
+				continue // the exercise links its solution itself
+			}
 			lines[i] = solutionLinkRe.ReplaceAllString(l, "") + fmt.Sprintf(" — [solution](%s#%s)", target, a)
 		}
 		c.Source = c.Source[:loc[1]] + strings.Join(lines, "\n")
 		cells = append(cells, c)
 	}
 	return cells, missing
+}
+
+// inNotebookSolutionLinkRe matches a link to a solution written as an
+// anchor of the notebook itself, "](#Solution-3)" or "](#Worked-solutions)".
+var inNotebookSolutionLinkRe = regexp.MustCompile(`\]\(#(Solution-\d+|Worked-solutions)\)`)
+
+// retargetSolutionLinks points links to the notebook's own solution
+// anchors at the solutions notebook target, where the solutions now live
+// (a source may link "#Solution-3" as if the part were appended).
+func retargetSolutionLinks(src, target string) string {
+	return inNotebookSolutionLinkRe.ReplaceAllStringFunc(src, func(m string) string {
+		a := m[3 : len(m)-1]
+		if a == "Worked-solutions" {
+			return "](" + target + ")"
+		}
+		return "](" + target + "#" + a + ")"
+	})
 }
 
 // solutionsCells is the solutions notebook of nbs[i]: navigation, a title,

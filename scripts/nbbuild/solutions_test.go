@@ -151,3 +151,15 @@ func TestRepositoryExercises(t *testing.T) {
 		}
 	}
 }
+
+// TestRetargetSolutionLinks: a lecture's exercises linked "#Solution-N"
+// and "#Worked-solutions" in their own notebook; once the solutions moved
+// to their own notebook those anchors did not exist (the website's link
+// check failed on L1–L3). They now point at the solutions notebook.
+func TestRetargetSolutionLinks(t *testing.T) {
+	got := retargetSolutionLinks("see the [solutions](#Worked-solutions); 2. Do it. [Solution](#Solution-2) and [x](#Other)", "solutions/L1-x-solutions.ipynb")
+	want := "see the [solutions](solutions/L1-x-solutions.ipynb); 2. Do it. [Solution](solutions/L1-x-solutions.ipynb#Solution-2) and [x](#Other)"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
