@@ -10,8 +10,11 @@ import (
 
 // Answer is how one exercise's answer is computed and compared.
 type Answer struct {
-	// Want computes the reference answer: a float64, an int, a []float64
-	// or a mat.Matrix. It runs when the answer is first checked.
+	// Want computes the reference answer: a number (any Go integer or
+	// floating-point type), a slice of numbers or a mat.Matrix. It runs
+	// when the answer is first checked, once: an error, a panic or a value
+	// of another type is kept and reported by every Verdict as a fault of
+	// the exercise.
 	Want func() (any, error)
 
 	// Tol is the relative tolerance: got is right when
@@ -91,13 +94,33 @@ func Verdict(id string, got any) (ok bool, why string) {
 	if e == nil {
 		return false, fmt.Sprintf("no exercise %q has a checkable answer", id)
 	}
-	e.once.Do(func() { e.want, e.err = e.Want() })
+	e.once.Do(func() { e.want, e.err = reference(e.Want) })
 	if e.err != nil {
-		return false, "the reference answer could not be computed: " + e.err.Error()
+		return false, fmt.Sprintf("the reference answer of exercise %s could not be computed — a fault of the exercise, not in your answer: %v", id, e.err)
 	}
 	ok, why = compare(got, e.want, e.Answer)
 	if !ok && e.Hint != "" {
 		why += " — hint: " + e.Hint
 	}
 	return ok, why
+}
+
+// reference runs want, turning a panic or a value that is not a number, a
+// slice of numbers or a matrix into an error. Verdict keeps what it
+// returns (sync.Once), so a broken exercise is reported on every call
+// instead of panicking once and leaving a nil reference behind.
+func reference(want func() (any, error)) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("its reference computation panicked: %v", r)
+		}
+	}()
+	v, err = want()
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := asValue(v); !ok {
+		return nil, fmt.Errorf("its reference answer is a %T, not a number, a slice of numbers or a matrix", v)
+	}
+	return v, nil
 }

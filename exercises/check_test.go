@@ -70,3 +70,69 @@ func TestVerdict(t *testing.T) {
 }
 
 func nan() float64 { var z float64; return z / z }
+
+func init() {
+	Register("test.count", Answer{Want: func() (any, error) { return 3, nil }})
+	Register("test.count64", Answer{Want: func() (any, error) { return int64(3), nil }})
+	Register("test.counts", Answer{Want: func() (any, error) { return []int{1, 2, 3}, nil }})
+	Register("test.panics", Answer{Want: func() (any, error) {
+		var m *mat.Dense
+		return m.At(0, 0), nil // a bug in the exercise: nil dereference
+	}})
+	Register("test.badtype", Answer{Want: func() (any, error) { return "three", nil }})
+}
+
+// An integer answer of any Go integer type (and a slice of them) is a
+// number: int64 from a count, uint from len arithmetic, int32 from a
+// conversion. Found by review: only int, float64 and float32 were
+// accepted, so a right int64 count was refused as uncheckable.
+func TestVerdictIntegerTypes(t *testing.T) {
+	type count int
+	for _, got := range []any{3, int8(3), int16(3), int32(3), int64(3), uint(3), uint8(3), uint16(3), uint32(3), uint64(3), uintptr(3), count(3), 3.0} {
+		for _, id := range []string{"test.count", "test.count64"} {
+			if ok, why := Verdict(id, got); !ok {
+				t.Errorf("Verdict(%s, %T(%v)) = false, %q; want true", id, got, got, why)
+			}
+		}
+	}
+	if ok, why := Verdict("test.count", int64(4)); ok || !strings.Contains(why, "too large") {
+		t.Errorf("Verdict(test.count, int64(4)) = %v, %q; want false, too large", ok, why)
+	}
+	for _, got := range []any{[]int{1, 2, 3}, []int64{1, 2, 3}, []uint8{1, 2, 3}, []int32{1, 2, 3}, []float64{1, 2, 3}} {
+		if ok, why := Verdict("test.counts", got); !ok {
+			t.Errorf("Verdict(test.counts, %T%v) = false, %q; want true", got, got, why)
+		}
+	}
+	if ok, why := Verdict("test.counts", []int64{1, 2}); ok || !strings.Contains(why, "2 numbers, the answer is 3 numbers") {
+		t.Errorf("Verdict(test.counts, []int64{1, 2}) = %v, %q; want a shape message", ok, why)
+	}
+}
+
+// A reference computation that panics, or returns a type that cannot be
+// compared, is a fault of the exercise: every Verdict says so — the first
+// and the later ones alike — and none panics. Found by review: the first
+// call panicked, and sync.Once then left the reference nil, so every later
+// call panicked too ("reference answer of type <nil>").
+func TestVerdictBrokenReference(t *testing.T) {
+	for _, id := range []string{"test.panics", "test.badtype"} {
+		for call := 1; call <= 3; call++ {
+			var ok bool
+			var why string
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("call %d of Verdict(%s) panicked: %v", call, id, r)
+					}
+				}()
+				ok, why = Verdict(id, 3.0)
+			}()
+			if ok || !strings.Contains(why, "not in your answer") || !strings.Contains(why, "exercise "+id) {
+				t.Errorf("call %d: Verdict(%s) = %v, %q; want false and a fault of the exercise, not in your answer", call, id, ok, why)
+			}
+		}
+	}
+	// The other exercises are unaffected.
+	if ok, why := Verdict("test.scalar", 2.5); !ok {
+		t.Errorf("after a broken exercise, Verdict(test.scalar, 2.5) = false, %q", why)
+	}
+}

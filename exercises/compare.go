@@ -19,18 +19,8 @@ func asValue(x any) (value, bool) {
 	switch v := x.(type) {
 	case float64:
 		return value{1, 1, []float64{v}}, true
-	case float32:
-		return value{1, 1, []float64{float64(v)}}, true
-	case int:
-		return value{1, 1, []float64{float64(v)}}, true
 	case []float64:
 		return value{len(v), 1, append([]float64(nil), v...)}, true
-	case []int:
-		d := make([]float64, len(v))
-		for i, e := range v {
-			d[i] = float64(e)
-		}
-		return value{len(v), 1, d}, true
 	case mat.Vector:
 		n := v.Len()
 		d := make([]float64, n)
@@ -48,7 +38,39 @@ func asValue(x any) (value, bool) {
 		}
 		return value{r, c, d}, true
 	}
+	// Any other number — every Go integer type (a count may be an int64,
+	// a length arithmetic a uint), float32, a named numeric type — and a
+	// slice of them.
+	rv := reflect.ValueOf(x)
+	if f, ok := number(rv); ok {
+		return value{1, 1, []float64{f}}, true
+	}
+	if rv.Kind() == reflect.Slice {
+		d := make([]float64, rv.Len())
+		for i := range d {
+			f, ok := number(rv.Index(i))
+			if !ok {
+				return value{}, false
+			}
+			d[i] = f
+		}
+		return value{len(d), 1, d}, true
+	}
 	return value{}, false
+}
+
+// number returns v as a float64 when it is of an integer or floating-point
+// kind.
+func number(v reflect.Value) (float64, bool) {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return float64(v.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return v.Float(), true
+	}
+	return 0, false
 }
 
 func shape(v value) string {
@@ -73,7 +95,7 @@ func compare(gotAny, wantAny any, a Answer) (bool, string) {
 	}
 	got, ok := asValue(gotAny)
 	if !ok {
-		return false, fmt.Sprintf("a value of type %T cannot be checked: give a float64, a []float64 or a mat.Matrix", gotAny)
+		return false, fmt.Sprintf("a value of type %T cannot be checked: give a number (float64, int, …), a slice of numbers or a mat.Matrix", gotAny)
 	}
 	if got.r != want.r || got.c != want.c {
 		if got.r == want.c && got.c == want.r && got.r != got.c {
