@@ -76,18 +76,29 @@ type NeighbourhoodCurve struct {
 }
 
 // NeighbourhoodCurves returns Q_NX(K), LCMC(K) and R_NX(K) for K = 1 …
-// maxK (maxK ≤ 0 or ≥ n−1 means n−2) without forming the co-ranking
-// matrix: a pair (i, j) counts towards Q_NX(K) for every K ≥ max(ρ_ij,
-// r_ij), so one histogram of max(ρ, r) and its cumulative sum give the
-// whole curve in O(n² log n) time and O(n) memory per core. Panics and
-// errors as CoRankingMatrix.
+// maxK without forming the co-ranking matrix: a pair (i, j) counts towards
+// Q_NX(K) for every K ≥ max(ρ_ij, r_ij), so one histogram of max(ρ, r) and
+// its cumulative sum give the whole curve in O(n² log n) time and O(n)
+// memory per core.
+//
+// maxK follows the neighbour-count rule of the package: 0 means n−2, the
+// largest K at which R_NX is defined (its denominator is n−1−K); a
+// negative maxK panics; maxK ≥ n−1 is an error wrapping ErrTooFewPoints
+// (the data have too few points for it). Otherwise it panics and errors
+// as CoRankingMatrix.
 func NeighbourhoodCurves(Y, X mat.Matrix, maxK int) (*NeighbourhoodCurve, error) {
+	if maxK < 0 {
+		panic(fmt.Sprintf("dimred: NeighbourhoodCurves maxK = %d must not be negative (0 means n−2)", maxK))
+	}
 	n, err := checkCoRanking(Y, X)
 	if err != nil {
 		return nil, err
 	}
-	if maxK <= 0 || maxK > n-2 {
+	if maxK == 0 {
 		maxK = n - 2
+	}
+	if maxK > n-2 {
+		return nil, fmt.Errorf("%w: NeighbourhoodCurves with maxK = %d needs n ≥ maxK + 2 = %d points, have %d", ErrTooFewPoints, maxK, maxK+2, n)
 	}
 	bounds := parallel.ChunkBounds(n, 16)
 	hists := make([][]int64, len(bounds)-1)

@@ -1,8 +1,11 @@
 package dimred
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -103,5 +106,46 @@ func TestCoRanking(t *testing.T) {
 	mean /= float64(len(c.RNX))
 	if math.Abs(mean) > 0.03 {
 		t.Errorf("mean R_NX of a random embedding = %v, want ≈ 0", mean)
+	}
+}
+
+// NeighbourhoodCurves' maxK follows the package's neighbour-count rule
+// (DESIGN: errors vs panics): 0 is the documented default n−2, a negative
+// maxK is a programmer error and panics, and a maxK the data are too small
+// for (maxK ≥ n−1: R_NX(n−1) would divide by n−1−K = 0) is an error
+// wrapping ErrTooFewPoints. Found by review: −1 and every maxK ≥ n−1 were
+// silently replaced by n−2.
+func TestNeighbourhoodCurvesMaxK(t *testing.T) {
+	Y := conformanceData()
+	n, _ := Y.Dims()
+	var X mat.Dense
+	X.Scale(2, Y)
+	for _, tc := range []struct{ maxK, len int }{{0, n - 2}, {1, 1}, {n - 2, n - 2}} {
+		c, err := NeighbourhoodCurves(Y, &X, tc.maxK)
+		if err != nil {
+			t.Fatalf("maxK = %d: %v", tc.maxK, err)
+		}
+		if len(c.QNX) != tc.len || len(c.RNX) != tc.len {
+			t.Errorf("maxK = %d: curves of length %d, want %d", tc.maxK, len(c.QNX), tc.len)
+		}
+	}
+	for _, maxK := range []int{n - 1, n, n + 5} {
+		c, err := NeighbourhoodCurves(Y, &X, maxK)
+		if !errors.Is(err, ErrTooFewPoints) || c != nil {
+			t.Errorf("maxK = %d with n = %d: got curves %v, error %v; want no curves and an error wrapping ErrTooFewPoints", maxK, n, c != nil, err)
+		} else if !strings.Contains(err.Error(), fmt.Sprintf("maxK = %d", maxK)) {
+			t.Errorf("maxK = %d: the error %q does not name maxK", maxK, err)
+		}
+	}
+	for _, maxK := range []int{-1, -10} {
+		func() {
+			defer func() {
+				r := recover()
+				if s, ok := r.(string); !ok || !strings.Contains(s, "dimred: NeighbourhoodCurves maxK") {
+					t.Errorf("maxK = %d: recovered %v, want a dimred panic naming maxK", maxK, r)
+				}
+			}()
+			NeighbourhoodCurves(Y, &X, maxK)
+		}()
 	}
 }
