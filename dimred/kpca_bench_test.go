@@ -9,8 +9,6 @@ import (
 
 	"github.com/dimredbook/book/dimred/kernel"
 
-	"github.com/dimredbook/book/dimred/internal/benchutil"
-
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,18 +41,8 @@ func kpBenchData(n int) *mat.Dense {
 // measured 15 % less CPU than the eigensolver's default block of 4 for
 // q = 2, n = 4000 (run this benchmark with Eigen.BlockSize = 4 to compare).
 func BenchmarkKernelPCARBF(b *testing.B) {
-	for _, n := range []int{500, 1000, 2000, 4000} {
-		Y := kpBenchData(n)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for range b.N {
-				kp := KernelPCA{Kernel: kernel.RBF{LengthScale: 3}, Q: 2}
-				if err := kp.Fit(Y); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	data := func(n int) mat.Matrix { return kpBenchData(n) }
+	benchFits(b, []int{500, 1000, 2000, 4000}, "n=%d", data, func() Embedder { return &KernelPCA{Kernel: kernel.RBF{LengthScale: 3}, Q: 2} })
 }
 
 // BenchmarkRBFGram times the Gram matrix alone, on all cores: squared

@@ -1,12 +1,9 @@
 package dimred
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/dimredbook/book/dimred/internal/benchutil"
-	"github.com/dimredbook/book/dimred/internal/testutil"
 	"github.com/dimredbook/book/dimred/kernel"
 
 	"gonum.org/v1/gonum/mat"
@@ -24,65 +21,25 @@ import (
 var ladderSizes = []int{150, 200, 201, 250, 400, 490, 500, 510, 900, 990, 1000, 1100, 2000}
 
 func BenchmarkLadderLLE(b *testing.B) {
-	for _, n := range ladderSizes {
-		Y := testutil.SwissRoll(n, 1)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for range b.N {
-				m := LLE{Q: 2, K: 10}
-				if err := m.Fit(Y); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchFits(b, ladderSizes, "n=%d", swissRoll, func() Embedder { return &LLE{Q: 2, K: 10} })
 }
 
 func BenchmarkLadderLaplacianEigenmaps(b *testing.B) {
-	for _, n := range ladderSizes {
-		Y := testutil.SwissRoll(n, 1)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for range b.N {
-				m := LaplacianEigenmaps{Q: 2, K: 10, T: 4}
-				if err := m.Fit(Y); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchFits(b, ladderSizes, "n=%d", swissRoll, func() Embedder { return &LaplacianEigenmaps{Q: 2, K: 10, T: 4} })
 }
 
 func BenchmarkLadderClassicalMDS(b *testing.B) {
-	for _, n := range ladderSizes {
-		Y := testutil.SwissRoll(n, 1)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for range b.N {
-				m := ClassicalMDS{Q: 2}
-				if err := m.Fit(Y); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchFits(b, ladderSizes, "n=%d", swissRoll, func() Embedder { return &ClassicalMDS{Q: 2} })
 }
 
 func BenchmarkLadderKernelPCA(b *testing.B) {
-	for _, n := range ladderSizes {
+	gauss := func(n int) mat.Matrix {
 		rnd := rand.New(rand.NewPCG(uint64(n), 3))
 		Y := mat.NewDense(n, 10, nil)
 		for i := range Y.RawMatrix().Data {
 			Y.RawMatrix().Data[i] = rnd.NormFloat64()
 		}
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for range b.N {
-				m := KernelPCA{Q: 2, Kernel: kernel.RBF{LengthScale: 3}}
-				if err := m.Fit(Y); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		return Y
 	}
+	benchFits(b, ladderSizes, "n=%d", gauss, func() Embedder { return &KernelPCA{Q: 2, Kernel: kernel.RBF{LengthScale: 3}} })
 }

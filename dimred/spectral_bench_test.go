@@ -6,6 +6,8 @@ import (
 
 	"github.com/dimredbook/book/dimred/internal/benchutil"
 	"github.com/dimredbook/book/dimred/internal/testutil"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Size ladders of the Chapter 5 performance targets (issue: Isomap on the
@@ -16,64 +18,41 @@ import (
 // scikit-learn's Isomap / LocallyLinearEmbedding / SpectralEmbedding on
 // the same points for the ratio.
 
-func BenchmarkIsomapSwissRoll(b *testing.B) {
-	for _, n := range []int{2000, 4000, 8000} {
-		Y := testutil.SwissRoll(n, 1)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+// benchFits runs one sub-benchmark per size n, named by label (a format
+// taking n, e.g. "n=%d"), each timing whole fits of a fresh model from
+// newModel on data(n) and reporting cpu-s/op. The data are made before the
+// sub-benchmark starts, outside its timer.
+func benchFits(b *testing.B, sizes []int, label string, data func(n int) mat.Matrix, newModel func() Embedder) {
+	for _, n := range sizes {
+		Y := data(n)
+		b.Run(fmt.Sprintf(label, n), func(b *testing.B) {
 			defer benchutil.CPUMetric(b)()
 			for range b.N {
-				m := Isomap{Q: 2, K: 10}
-				if err := m.Fit(Y); err != nil {
+				if err := newModel().Fit(Y); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 	}
+}
+
+// swissRoll is the benchmarks' swiss roll: testutil.SwissRoll(n, 1).
+func swissRoll(n int) mat.Matrix { return testutil.SwissRoll(n, 1) }
+
+func BenchmarkIsomapSwissRoll(b *testing.B) {
+	benchFits(b, []int{2000, 4000, 8000}, "n=%d", swissRoll, func() Embedder { return &Isomap{Q: 2, K: 10} })
 }
 
 func BenchmarkIsomapLandmarkSwissRoll(b *testing.B) {
-	for _, n := range []int{8000, 16000} {
-		Y := testutil.SwissRoll(n, 1)
-		b.Run(fmt.Sprintf("n=%d,m=400", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for range b.N {
-				m := Isomap{Q: 2, K: 10, Landmarks: 400}
-				if err := m.Fit(Y); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchFits(b, []int{8000, 16000}, "n=%d,m=400", swissRoll, func() Embedder { return &Isomap{Q: 2, K: 10, Landmarks: 400} })
 }
 
 func BenchmarkLLESwissRoll(b *testing.B) {
-	for _, n := range []int{4000, 16000} {
-		Y := testutil.SwissRoll(n, 1)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for range b.N {
-				m := LLE{Q: 2, K: 10}
-				if err := m.Fit(Y); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchFits(b, []int{4000, 16000}, "n=%d", swissRoll, func() Embedder { return &LLE{Q: 2, K: 10} })
 }
 
 func BenchmarkLaplacianEigenmapsSwissRoll(b *testing.B) {
-	for _, n := range []int{4000, 16000} {
-		Y := testutil.SwissRoll(n, 1)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for range b.N {
-				m := LaplacianEigenmaps{Q: 2, K: 10, T: 4}
-				if err := m.Fit(Y); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchFits(b, []int{4000, 16000}, "n=%d", swissRoll, func() Embedder { return &LaplacianEigenmaps{Q: 2, K: 10, T: 4} })
 }
 
 func BenchmarkNeighbourhoodCurves(b *testing.B) {
