@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 // The notebooks' exercise solutions are folded in <details> elements:
@@ -72,7 +74,7 @@ func renderDetails(nbs []*notebook) (int, error) {
 			if c["cell_type"] != "markdown" {
 				continue
 			}
-			src := joinText(c["source"])
+			src := nbsrc.Text(c["source"])
 			ms := detailsRE.FindAllStringSubmatch(src, -1)
 			if ms == nil {
 				continue
@@ -89,7 +91,7 @@ func renderDetails(nbs []*notebook) (int, error) {
 	}
 	i := 0
 	for _, c := range cells {
-		c["source"] = detailsRE.ReplaceAllStringFunc(joinText(c["source"]), func(s string) string {
+		c["source"] = detailsRE.ReplaceAllStringFunc(nbsrc.Text(c["source"]), func(s string) string {
 			m := detailsRE.FindStringSubmatch(s)
 			h := html[i]
 			i++

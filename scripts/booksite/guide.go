@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dimredbook/book/scripts/internal/editions"
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 // download is one edition of the notebooks on the site.
@@ -74,7 +75,7 @@ func courseGuide(contents *notebook) template.HTML {
 	}
 	var table []string
 	for _, c := range contents.cells() {
-		src := joinText(c["source"])
+		src := nbsrc.Text(c["source"])
 		if c["cell_type"] == "markdown" && strings.HasPrefix(src, "| Session") {
 			for _, l := range strings.Split(src, "\n") {
 				if strings.HasPrefix(l, "|") {

@@ -28,8 +28,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/dimredbook/book/scripts/internal/editions"
-	"github.com/dimredbook/book/scripts/internal/nbsrc"
 	"net"
 	"net/http"
 	"os"
@@ -38,6 +36,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/dimredbook/book/scripts/internal/editions"
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 func main() {

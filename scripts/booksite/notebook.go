@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 // notebook is an executed .ipynb held as generic JSON, so that every field
@@ -41,7 +43,7 @@ func readNotebook(path string) (*notebook, error) {
 		if c["cell_type"] != "markdown" {
 			continue
 		}
-		src := joinText(c["source"])
+		src := nbsrc.Text(c["source"])
 		if !nb.Math && mathRE.MatchString(src) {
 			nb.Math = true
 		}
@@ -73,24 +75,6 @@ func (nb *notebook) cells() []map[string]any {
 	return out
 }
 
-// joinText returns a notebook multi-line string (a string or a list of
-// strings) as one string.
-func joinText(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case []any:
-		var b strings.Builder
-		for _, s := range v {
-			if s, ok := s.(string); ok {
-				b.WriteString(s)
-			}
-		}
-		return b.String()
-	}
-	return ""
-}
-
 // captionRE finds the figure id in the caption HTML that figures.Show
 // displays right after a figure's PNG: <p><b>Figure 2.1.</b> ….
 // The id is a book figure's "2.1", an added figure's "X3.2" or a paper
@@ -116,7 +100,7 @@ const localEChartsURL = "assets/echarts.min.js"
 func (nb *notebook) prepare(figFile func(id string) string) {
 	for _, c := range nb.cells() {
 		if c["cell_type"] == "markdown" {
-			src := joinText(c["source"])
+			src := nbsrc.Text(c["source"])
 			if md := markdownInSmall(src); md != src {
 				c["source"] = md
 			}
@@ -130,7 +114,7 @@ func (nb *notebook) prepare(figFile func(id string) string) {
 				continue
 			}
 			if h, ok := data["text/html"]; ok {
-				s := joinText(h)
+				s := nbsrc.Text(h)
 				if strings.Contains(s, "echarts.init(") {
 					nb.Interactive++
 				}
@@ -147,7 +131,7 @@ func (nb *notebook) prepare(figFile func(id string) string) {
 			}
 			next, _ := outs[i+1].(map[string]any)
 			nd, _ := next["data"].(map[string]any)
-			m := captionRE.FindStringSubmatch(joinText(nd["text/html"]))
+			m := captionRE.FindStringSubmatch(nbsrc.Text(nd["text/html"]))
 			if m == nil {
 				continue
 			}

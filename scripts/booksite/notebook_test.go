@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 func TestFigureAnchor(t *testing.T) {
@@ -60,7 +62,7 @@ func TestPrepare(t *testing.T) {
 			t.Errorf("output %d lost its PNG: %v", i, data(i))
 		}
 	}
-	ifr := joinText(data(5)["text/html"])
+	ifr := nbsrc.Text(data(5)["text/html"])
 	if strings.Contains(ifr, "https://") || !strings.Contains(ifr, "src=&#34;assets/echarts.min.js&#34;") {
 		t.Errorf("ECharts script not made local: %q", ifr)
 	}
@@ -219,7 +221,7 @@ func TestRenderDetails(t *testing.T) {
 	if err != nil {
 		t.Skipf("nbconvert's Markdown filter unavailable: %v", err)
 	}
-	got := joinText(nb.cells()[0]["source"])
+	got := nbsrc.Text(nb.cells()[0]["source"])
 	want := "Before.\n\n<details><summary><b>Exercise 2</b> — when?</summary>\n" +
 		`<p><code>highdim.EggMasses</code> is <strong>fast</strong>; $a_1*b_2$ <a href="02-b.ipynb">more</a>.</p>` + "\n</details>"
 	if n != 1 || got != want {

@@ -71,7 +71,7 @@ func (nb *notebook) linkSources(parts []partFile) []string {
 		if c["cell_type"] != "markdown" {
 			continue
 		}
-		src := joinText(c["source"])
+		src := nbsrc.Text(c["source"])
 		// (an exercise list carries links to its solutions that its part
 		// file does not: match the text as written)
 		p := from[strings.TrimSpace(src)]

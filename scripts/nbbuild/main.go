@@ -86,19 +86,6 @@ func fatal(err error) {
 	os.Exit(2)
 }
 
-// lines splits a cell's source the way nbformat stores it: lines keeping
-// their newlines, the last without.
-func lines(s string) []string {
-	ls := strings.SplitAfter(s, "\n")
-	if len(ls) > 0 && ls[len(ls)-1] == "" {
-		ls = ls[:len(ls)-1]
-	}
-	if ls == nil {
-		ls = []string{}
-	}
-	return ls
-}
-
 // notebook returns the notebook built from cells. When the notebook at
 // path has the same code cells (same sources, in order), their outputs are
 // kept: a change to Markdown alone needs no re-execution.
@@ -121,7 +108,7 @@ func notebook(name string, cells []cell, path string) (b []byte, kept bool) {
 	k := 0
 	for i, c := range cells {
 		jc := map[string]any{"cell_type": c.Type, "id": fmt.Sprintf("%s-%03d", short(name), i),
-			"metadata": map[string]any{}, "source": lines(c.Source)}
+			"metadata": map[string]any{}, "source": nbsrc.Lines(c.Source)}
 		setTags := func() {
 			md, _ := jc["metadata"].(map[string]any)
 			if md == nil {

@@ -127,22 +127,6 @@ func main() {
 	}
 }
 
-func text(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case []any:
-		var b strings.Builder
-		for _, s := range t {
-			if s, ok := s.(string); ok {
-				b.WriteString(s)
-			}
-		}
-		return b.String()
-	}
-	return ""
-}
-
 // check returns the number of expected outputs missing from the notebook at
 // path and a summary of what it checked; it names each failing cell on
 // standard error.
@@ -159,7 +143,7 @@ func check(path string, ids map[string]string) (lost, bad int, summary string, e
 	}
 	var cells []nbsrc.Cell
 	for _, c := range nb.Cells {
-		cells = append(cells, nbsrc.Cell{Type: c.CellType, Source: text(c.Source)})
+		cells = append(cells, nbsrc.Cell{Type: c.CellType, Source: nbsrc.Text(c.Source)})
 	}
 	funcs := nbsrc.Declared(cells)
 	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
@@ -186,13 +170,13 @@ func check(path string, ids map[string]string) (lost, bad int, summary string, e
 			switch o.OutputType {
 			case "stream":
 				if o.Name == "stdout" {
-					stdout.WriteString(text(o.Text))
+					stdout.WriteString(nbsrc.Text(o.Text))
 				}
 			case "display_data", "execute_result", "update_display_data":
 				if o.Data["image/png"] != nil || o.Data["image/svg+xml"] != nil {
 					images++
 				}
-				h := text(o.Data["text/html"])
+				h := nbsrc.Text(o.Data["text/html"])
 				if m := captionRe.FindStringSubmatch(h); m != nil {
 					captions = append(captions, m[1])
 				}
@@ -314,9 +298,9 @@ func cellTimes(nb []cell) []cellTime {
 		if err0 != nil || err1 != nil {
 			continue
 		}
-		ct := cellTime{Cell: n, Seconds: t1.Sub(t0).Seconds(), First: firstLine(text(c.Source))}
+		ct := cellTime{Cell: n, Seconds: t1.Sub(t0).Seconds(), First: firstLine(nbsrc.Text(c.Source))}
 		for _, o := range c.Outputs {
-			if figures.IsProgressHTML(text(o.Data["text/html"])) {
+			if figures.IsProgressHTML(nbsrc.Text(o.Data["text/html"])) {
 				ct.Progress = true
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 // CheckStudent reports what the student edition files give away: any
@@ -28,7 +30,7 @@ func CheckStudent(student []File, nbdir string) ([]string, error) {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
 		for i, c := range nb.Cells {
-			src := joinSource(c["source"])
+			src := nbsrc.Text(c["source"])
 			text.WriteString(src + "\n")
 			tags := cellTags(c)
 			if tags[SolutionTag] {
@@ -70,7 +72,7 @@ func CheckStudent(student []File, nbdir string) ([]string, error) {
 				continue
 			}
 			solutionCells++
-			for _, piece := range pieces(c["cell_type"] == "code", joinSource(c["source"])) {
+			for _, piece := range pieces(c["cell_type"] == "code", nbsrc.Text(c["source"])) {
 				if strings.Contains(all, piece) {
 					problems = append(problems, fmt.Sprintf("solution text of %s (cell %d) is in the student edition: %q", filepath.Base(p), i+1, piece))
 				}

@@ -26,7 +26,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strings"
+
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 // Tags of cells, as scripts/nbbuild writes them into cell metadata.
@@ -137,8 +138,8 @@ func studentNotebook(b []byte) ([]byte, error) {
 			cm["execution_count"] = nil
 		}
 		if cm["cell_type"] == "markdown" {
-			src := StripSolutionLinks(joinSource(cm["source"]))
-			cm["source"] = splitLines(src)
+			src := StripSolutionLinks(nbsrc.Text(cm["source"]))
+			cm["source"] = nbsrc.Lines(src)
 		}
 		kept = append(kept, cm)
 	}
@@ -163,33 +164,6 @@ func cellTags(cm map[string]any) map[string]bool {
 		}
 	}
 	return out
-}
-
-func joinSource(v any) string {
-	switch t := v.(type) {
-	case string:
-		return t
-	case []any:
-		var b strings.Builder
-		for _, s := range t {
-			if s, ok := s.(string); ok {
-				b.WriteString(s)
-			}
-		}
-		return b.String()
-	}
-	return ""
-}
-
-func splitLines(s string) []string {
-	ls := strings.SplitAfter(s, "\n")
-	if len(ls) > 0 && ls[len(ls)-1] == "" {
-		ls = ls[:len(ls)-1]
-	}
-	if ls == nil {
-		ls = []string{}
-	}
-	return ls
 }
 
 // WriteDir writes files under dir (emptied first).

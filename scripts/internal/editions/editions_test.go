@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dimredbook/book/scripts/internal/nbsrc"
 )
 
 // The student edition of the repository's notebooks gives nothing away:
@@ -69,10 +71,10 @@ func TestCheckStudentCatchesLeaks(t *testing.T) {
 	if err := json.Unmarshal(student[0].Data, &nb); err != nil {
 		t.Fatal(err)
 	}
-	if src := joinSource(nb.Cells[0]["source"]); src != "1. Count them." {
+	if src := nbsrc.Text(nb.Cells[0]["source"]); src != "1. Count them." {
 		t.Errorf("solution link kept: %q", src)
 	}
-	if src := joinSource(nb.Cells[1]["source"]); src != "| 1 | [05-x](05-x.ipynb) (≈ 2 min) — 4 exercises |" {
+	if src := nbsrc.Text(nb.Cells[1]["source"]); src != "| 1 | [05-x](05-x.ipynb) (≈ 2 min) — 4 exercises |" {
 		t.Errorf("guide's solutions link kept: %q", src)
 	}
 	nb.Cells = append(nb.Cells[:1], nb.Cells[2:]...)

@@ -3,7 +3,9 @@
 // heading a cell sits. scripts/nbcheck derives each executed cell's expected
 // outputs from it, scripts/render links report rows to notebook sections and
 // scripts/nbbuild writes the contents notebook. It reads cell sources only,
-// so a new chapter's notebook is covered without changes here.
+// so a new chapter's notebook is covered without changes here. Text and
+// Lines convert nbformat's multi-line strings for every tool that reads or
+// writes .ipynb files (nbbuild, nbcheck, booksite, the editions).
 package nbsrc
 
 import (

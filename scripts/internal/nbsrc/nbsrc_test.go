@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -91,5 +92,39 @@ func TestParseTagsAndSolutions(t *testing.T) {
 	main, sol, err := ReadSourceSolutions(dir)
 	if err != nil || len(main) != 1 || len(sol) != 1 || sol[0].Source != "## Solution 1" {
 		t.Errorf("ReadSourceSolutions = %+v, %+v, %v", main, sol, err)
+	}
+}
+
+// Text and Lines are inverse: a multi-line string as nbformat stores it
+// (a list of lines keeping their newlines, or one string) and back.
+func TestTextLines(t *testing.T) {
+	for _, s := range []string{"", "a", "a\n", "a\nb", "a\n\nb\n", "\n"} {
+		ls := Lines(s)
+		if ls == nil {
+			t.Errorf("Lines(%q) is nil, want a (JSON) list", s)
+		}
+		for i, l := range ls {
+			if i < len(ls)-1 && !strings.HasSuffix(l, "\n") {
+				t.Errorf("Lines(%q)[%d] = %q lost its newline", s, i, l)
+			}
+		}
+		as := make([]any, len(ls))
+		for i, l := range ls {
+			as[i] = l
+		}
+		for _, v := range []any{s, ls, as} {
+			if got := Text(v); got != s {
+				t.Errorf("Text(%#v) = %q, want %q", v, got, s)
+			}
+		}
+	}
+	if got := Lines("a\nb"); len(got) != 2 || got[0] != "a\n" || got[1] != "b" {
+		t.Errorf(`Lines("a\nb") = %q`, got)
+	}
+	if got := Text([]any{"a", 1, "b"}); got != "ab" {
+		t.Errorf("Text skips non-strings: got %q", got)
+	}
+	if got := Text(nil); got != "" {
+		t.Errorf("Text(nil) = %q", got)
 	}
 }
