@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/dimredbook/book/scripts/internal/browser"
 )
 
 // The checks of the site's search, dark scheme, embedded figure font and
@@ -75,8 +75,6 @@ func (c contrast) check(t *testing.T, scheme string) {
 	}
 }
 
-func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
-
 // testSVGFont opens a figure's SVG as the site serves it: its text must be
 // drawn in the font the SVG carries, loaded from inside the file, so that
 // it looks the same on a system without Liberation Serif.
@@ -97,7 +95,7 @@ func testSVGFont(t *testing.T, bctx context.Context, base, dir string) {
 		chromedp.Evaluate(`document.fonts.ready.then(() => ({
 			faces: Array.from(document.fonts).map(f => f.family.replace(/["']/g, '') + ':' + f.status),
 			family: getComputedStyle(document.querySelector('text')).fontFamily,
-			check: document.fonts.check("12px '`+svgFontFamily+`'")}))`, &res, awaitPromise)); err != nil {
+			check: document.fonts.check("12px '`+svgFontFamily+`'")}))`, &res, browser.AwaitPromise)); err != nil {
 		t.Fatal(err)
 	}
 	if !contains(res.Faces, svgFontFamily+":loaded") || !res.Check {
@@ -170,7 +168,7 @@ func testDark(t *testing.T, bctx context.Context, base string, man manifest, sho
 		err := chromedp.Run(ctx,
 			emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}),
 			chromedp.Navigate(base+"/"+page),
-			chromedp.Evaluate(mathJaxJS, nil, awaitPromise),
+			chromedp.Evaluate(browser.MathJaxDoneJS, nil, browser.AwaitPromise),
 			chromedp.Evaluate(contrastJS, &c),
 			chromedp.CaptureScreenshot(&shot),
 		)

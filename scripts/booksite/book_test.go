@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/dimredbook/book/scripts/internal/browser"
 )
 
 // TestBook opens every page of the built site (scripts/book) in headless
@@ -67,12 +67,9 @@ func TestBook(t *testing.T) {
 		}
 		t.Skipf("no built site in %s: run scripts/book --test", dir)
 	}
-	chrome := findChromium()
+	chrome := browser.Find()
 	if chrome == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but chromium is missing: scripts/setup installs it (Debian package chromium)")
-		}
-		t.Skip("chromium is missing, the browser test is skipped: scripts/setup installs it where apt-get is usable (Debian package chromium)")
+		browser.Missing(t, "chromium (Debian package chromium)", "the browser test of the book's site")
 	}
 	var man manifest
 	if err := json.Unmarshal(mb, &man); err != nil {
@@ -92,28 +89,11 @@ func TestBook(t *testing.T) {
 	// A minute a page at most (they take seconds), for the browser as a whole.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(len(man.Pages)+2)*time.Minute)
 	defer cancel()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chrome),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
+	bctx, stop, err := browser.Start(ctx, browser.Options(chrome, t.TempDir(), 1280, 900))
+	if err != nil {
+		t.Fatalf("%s: %v", chrome, err)
 	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	if err := chromedp.Run(bctx); err != nil {
-		t.Fatalf("starting %s: %v", chrome, err)
-	}
+	defer stop()
 
 	links := &linkChecker{base: srv.URL, pages: map[string]string{}}
 	pageLinks := map[string][]string{} // page → the links on it
@@ -217,20 +197,6 @@ func TestBook(t *testing.T) {
 	}
 }
 
-// findChromium returns the Chromium (or Chrome) binary: $CHROMIUM, else the
-// first on PATH.
-func findChromium() string {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 func resolve(base, path string) string {
 	if path == "" {
 		return ""
@@ -322,15 +288,6 @@ const chartsJS = `(() => {
   return {iframes: fr.length, drawn: drawn};
 })()`
 
-// mathJaxJS resolves once MathJax has started and finished its queue
-// (typesetting), or at once on a page without MathJax. (A StartupHook
-// registered after start-up never fires, hence the polling of isReady.)
-const mathJaxJS = `new Promise(resolve => {
-  if (!window.MathJax || !MathJax.Hub) { resolve(false); return; }
-  const wait = () => { if (MathJax.isReady) MathJax.Hub.Queue(() => resolve(true)); else setTimeout(wait, 50); };
-  wait();
-})`
-
 func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pageResult {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(bctx) // a new tab per page
@@ -404,12 +361,11 @@ func openPage(t *testing.T, bctx context.Context, pageURL string, p pageInfo) pa
 	}
 	var hasMathJax bool
 	var res pageResult
-	await := func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
 	err := chromedp.Run(ctx,
 		network.Enable(),
 		cdplog.Enable(),
 		chromedp.Navigate(pageURL),
-		chromedp.Evaluate(mathJaxJS, &hasMathJax, await),
+		chromedp.Evaluate(browser.MathJaxDoneJS, &hasMathJax, browser.AwaitPromise),
 		chromedp.Evaluate(checkJS, &raw),
 	)
 	if err != nil {

@@ -70,7 +70,7 @@ func renderDetails(nbs []*notebook) (int, error) {
 	var cells []map[string]any
 	var mds []string
 	for _, nb := range nbs {
-		for _, c := range nb.cells() {
+		for _, c := range nbsrc.CellMaps(nb.JSON) {
 			if c["cell_type"] != "markdown" {
 				continue
 			}

@@ -74,7 +74,7 @@ func courseGuide(contents *notebook) template.HTML {
 		return ""
 	}
 	var table []string
-	for _, c := range contents.cells() {
+	for _, c := range nbsrc.CellMaps(contents.JSON) {
 		src := nbsrc.Text(c["source"])
 		if c["cell_type"] == "markdown" && strings.HasPrefix(src, "| Session") {
 			for _, l := range strings.Split(src, "\n") {

@@ -46,7 +46,7 @@ func TestLinkSourcesOfExercises(t *testing.T) {
 	if got := nb.linkSources(parts); len(got) != 1 {
 		t.Fatalf("linked %v", got)
 	}
-	if src := nbsrc.Text(nb.cells()[0]["source"]); !strings.Contains(src, "90-summary.nb.html#L2") || !strings.Contains(src, "#Solution-2") {
+	if src := nbsrc.Text(nbsrc.CellMaps(nb.JSON)[0]["source"]); !strings.Contains(src, "90-summary.nb.html#L2") || !strings.Contains(src, "#Solution-2") {
 		t.Errorf("source link or solution link missing:\n%s", src)
 	}
 }

@@ -39,7 +39,7 @@ func readNotebook(path string) (*notebook, error) {
 	}
 	name := strings.TrimSuffix(filepath.Base(path), ".ipynb")
 	nb := &notebook{Name: name, Title: name, JSON: m}
-	for _, c := range nb.cells() {
+	for _, c := range nbsrc.CellMaps(nb.JSON) {
 		if c["cell_type"] != "markdown" {
 			continue
 		}
@@ -64,17 +64,6 @@ func readNotebook(path string) (*notebook, error) {
 // reader see them).
 var mathRE = regexp.MustCompile(`\$\$[^$]+\$\$|\$[^$\s][^$]*\$`)
 
-func (nb *notebook) cells() []map[string]any {
-	cs, _ := nb.JSON["cells"].([]any)
-	out := make([]map[string]any, 0, len(cs))
-	for _, c := range cs {
-		if m, ok := c.(map[string]any); ok {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // captionRE finds the figure id in the caption HTML that figures.Show
 // displays right after a figure's PNG: <p><b>Figure 2.1.</b> ….
 // The id is a book figure's "2.1", an added figure's "X3.2" or a paper
@@ -98,7 +87,7 @@ const localEChartsURL = "assets/echarts.min.js"
 //
 // figFile maps a figure id to its site path ("" when the report has none).
 func (nb *notebook) prepare(figFile func(id string) string) {
-	for _, c := range nb.cells() {
+	for _, c := range nbsrc.CellMaps(nb.JSON) {
 		if c["cell_type"] == "markdown" {
 			src := nbsrc.Text(c["source"])
 			if md := markdownInSmall(src); md != src {

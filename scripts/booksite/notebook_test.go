@@ -51,7 +51,7 @@ func TestPrepare(t *testing.T) {
 	if nb.Interactive != 1 {
 		t.Errorf("%d interactive views, want 1", nb.Interactive)
 	}
-	outs := nb.cells()[0]["outputs"].([]any)
+	outs := nbsrc.CellMaps(nb.JSON)[0]["outputs"].([]any)
 	data := func(i int) map[string]any { return outs[i].(map[string]any)["data"].(map[string]any) }
 	fig, _ := data(0)["text/html"].(string)
 	if !strings.Contains(fig, `id="figure-2-1"`) || !strings.Contains(fig, `<img src="figures/ch02/fig-2.01.svg"`) {
@@ -221,7 +221,7 @@ func TestRenderDetails(t *testing.T) {
 	if err != nil {
 		t.Skipf("nbconvert's Markdown filter unavailable: %v", err)
 	}
-	got := nbsrc.Text(nb.cells()[0]["source"])
+	got := nbsrc.Text(nbsrc.CellMaps(nb.JSON)[0]["source"])
 	want := "Before.\n\n<details><summary><b>Exercise 2</b> — when?</summary>\n" +
 		`<p><code>highdim.EggMasses</code> is <strong>fast</strong>; $a_1*b_2$ <a href="02-b.ipynb">more</a>.</p>` + "\n</details>"
 	if n != 1 || got != want {

@@ -8,15 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/dimredbook/book/scripts/internal/browser"
 )
 
 // The whole book as one PDF. scripts/book writes book-print.html — a title
@@ -142,7 +141,7 @@ func printBook(bctx context.Context, base string, chapters map[string]typesetCha
 	var shownMathML int
 	if err := chromedp.Run(ctx,
 		chromedp.Navigate(base+"/"+printPage),
-		chromedp.Evaluate(fillJS+"("+string(js)+")", &shownMathML, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+		chromedp.Evaluate(fillJS+"("+string(js)+")", &shownMathML, browser.AwaitPromise),
 	); err != nil {
 		return nil, fmt.Errorf("%s: %w", printPage, err)
 	}
@@ -171,51 +170,11 @@ func printBook(bctx context.Context, base string, chapters map[string]typesetCha
 	return pdfs, nil
 }
 
-// chromium finds the browser: $CHROMIUM, else the first on PATH.
-func chromium() string {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// browserOptions are the headless Chromium's flags, for the PDF and the test.
-func browserOptions(chrome, userDir string) []chromedp.ExecAllocatorOption {
-	return []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chrome),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(userDir),
-		chromedp.WindowSize(1280, 900),
-	}
-}
-
-// mathJaxDoneJS resolves once MathJax has started and emptied its queue
-// (typesetting), or at once on a page without MathJax.
-const mathJaxDoneJS = `new Promise(resolve => {
-  if (!window.MathJax || !MathJax.Hub) { resolve(false); return; }
-  const wait = () => { if (MathJax.isReady) MathJax.Hub.Queue(() => resolve(true)); else setTimeout(wait, 50); };
-  wait();
-})`
-
 // printPDF starts a headless Chromium, typesets every chapter of the site
 // in out (served over HTTP, as a reader's server would), prints the book
 // and writes out/book.pdf.
 func printPDF(out string, nbs []*notebook) error {
-	chrome := chromium()
+	chrome := browser.Find()
 	if chrome == "" {
 		return fmt.Errorf("chromium is missing: scripts/setup installs it (Debian package chromium)")
 	}
@@ -228,19 +187,17 @@ func printPDF(out string, nbs []*notebook) error {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	actx, acancel := chromedp.NewExecAllocator(ctx, browserOptions(chrome, tmp)...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	if err := chromedp.Run(bctx); err != nil {
-		return fmt.Errorf("starting %s: %w", chrome, err)
+	bctx, stop, err := browser.Start(ctx, browser.Options(chrome, tmp, 1280, 900))
+	if err != nil {
+		return fmt.Errorf("%s: %w", chrome, err)
 	}
+	defer stop()
 	chapters := map[string]typesetChapter{}
 	for _, nb := range nbs {
 		tctx, tcancel := chromedp.NewContext(bctx)
 		var tc typesetChapter
 		err := chromedp.Run(tctx, chromedp.Navigate(srv.URL+"/"+nb.Page()),
-			chromedp.Evaluate(mathJaxDoneJS, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+			chromedp.Evaluate(browser.MathJaxDoneJS, nil, browser.AwaitPromise),
 			chromedp.ActionFunc(func(ctx context.Context) error {
 				var err error
 				tc, err = readTypeset(ctx)

@@ -67,7 +67,7 @@ func (nb *notebook) linkSources(parts []partFile) []string {
 	}
 	used := map[string]bool{}
 	var out []string
-	for _, c := range nb.cells() {
+	for _, c := range nbsrc.CellMaps(nb.JSON) {
 		if c["cell_type"] != "markdown" {
 			continue
 		}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/dimredbook/book/scripts/internal/browser"
 )
 
 // widget is one explorer cell of notebook 09 and the slider moves the test
@@ -41,27 +42,6 @@ var widgetCells = []widget{
 	{"kernel-width", []move{{0, 8, "4 × book"}, {0, 0, "0.25 × book"}}, "ℓ = 0.25 × the book"},
 	{"gtm", []move{{0, 5, "20 × 20"}, {1, 0, "= 0.05"}}, "20 × 20 latent grid"},
 	{"ppca-missing", []move{{0, 8, "= 80%"}, {0, 0, "= 0%"}}, "with 0% of the entries"},
-}
-
-func findChromium() string {
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// missing skips the test, or fails it under CI=true, for a missing tool.
-func missing(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI=true but %s is missing: scripts/setup installs it", what)
-	}
-	t.Skipf("%s is missing: the live-widget browser test is skipped (scripts/setup installs it)", what)
 }
 
 func freePort(t *testing.T) int {
@@ -226,26 +206,6 @@ func startJupyter(t *testing.T, nbdir string) *server {
 	}
 }
 
-// waitJS evaluates expr (a JS expression) every 200 ms until it is true.
-func waitJS(ctx context.Context, expr string, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	for {
-		var ok bool
-		if err := chromedp.Run(ctx, chromedp.Evaluate(expr, &ok)); err != nil {
-			return fmt.Errorf("waiting for %s: %w", expr, err)
-		}
-		if ok {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for %s: %w", expr, ctx.Err())
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-}
-
 // figureJS reads the live figure's state, frame counter, kernel-side draw
 // time and a hash of the PNG's data URI.
 const figureJS = `(() => {
@@ -294,20 +254,20 @@ func TestLiveWidgets(t *testing.T) {
 	if os.Getenv("DIMRED_BROWSER_TEST") != "1" {
 		t.Skip("the live-widget browser test runs only when asked: DIMRED_BROWSER_TEST=1 (scripts/test sets it)")
 	}
-	chrome := findChromium()
+	chrome := browser.Find()
 	if chrome == "" {
-		missing(t, "chromium (Debian package chromium)")
+		browser.Missing(t, "chromium (Debian package chromium)", "the live-widget browser test")
 	}
 	if _, err := exec.LookPath("jupyter"); err != nil {
-		missing(t, "jupyter (Debian package jupyter-notebook)")
+		browser.Missing(t, "jupyter (Debian package jupyter-notebook)", "the live-widget browser test")
 	}
 	if out, err := exec.Command("jupyter", "kernelspec", "list").Output(); err != nil || !bytes.Contains(out, []byte("gonb")) {
-		missing(t, "the GoNB kernel")
+		browser.Missing(t, "the GoNB kernel", "the live-widget browser test")
 	}
 	// The test drives Notebook 6's page (its Jupyter.notebook API): Debian's
 	// jupyter-notebook. Notebook 7 is JupyterLab-based and has no such API.
 	if out, err := exec.Command("jupyter", "notebook", "--version").Output(); err != nil || !strings.HasPrefix(strings.TrimSpace(string(out)), "6.") {
-		missing(t, fmt.Sprintf("Jupyter Notebook 6 (found %q)", strings.TrimSpace(string(out))))
+		browser.Missing(t, fmt.Sprintf("Jupyter Notebook 6 (found %q)", strings.TrimSpace(string(out))), "the live-widget browser test")
 	}
 	start := time.Now()
 	repo, err := filepath.Abs(filepath.Join("..", ".."))
@@ -356,33 +316,20 @@ func TestLiveWidgets(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chrome),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
+	bctx, stop, err := browser.Start(ctx, browser.Options(chrome, t.TempDir(), 1400, 1000,
 		// a background tab's timers must not be throttled while the kernel works
 		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 1000),
+		chromedp.Flag("disable-renderer-backgrounding", true)))
+	if err != nil {
+		t.Fatalf("%s: %v", chrome, err)
 	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
+	defer stop()
 
 	url := srv.base + "/notebooks/" + name + "?token=" + srv.token
 	if err := chromedp.Run(bctx, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("opening %s: %v", url, err)
 	}
-	if err := waitJS(bctx, `!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())`, 2*time.Minute); err != nil {
+	if err := browser.WaitJS(bctx, `!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())`, 2*time.Minute); err != nil {
 		t.Fatalf("the notebook's GoNB kernel did not connect: %v", err)
 	}
 	// No autosave (the copy is deleted anyway), no stale outputs.
@@ -403,7 +350,7 @@ func TestLiveWidgets(t *testing.T) {
 		if err := runCell(bctx, i); err != nil {
 			t.Fatal(err)
 		}
-		if err := waitJS(bctx, cellDone(i), 3*time.Minute); err != nil {
+		if err := browser.WaitJS(bctx, cellDone(i), 3*time.Minute); err != nil {
 			t.Fatalf("set-up cell %d: %v", i, err)
 		}
 		if errs := cellErrors(bctx, i); len(errs) > 0 {
@@ -422,7 +369,7 @@ func TestLiveWidgets(t *testing.T) {
 			figID := "dimred-explore-" + w.name + "-figure-box"
 			// Precomputing every slider position can take a minute cold.
 			appear := fmt.Sprintf(`!!document.getElementById(%q) && !!document.getElementById(%q) || %s`, ctrl+"-done", figID, cellDone(cell))
-			if err := waitJS(bctx, appear, 8*time.Minute); err != nil {
+			if err := browser.WaitJS(bctx, appear, 8*time.Minute); err != nil {
 				t.Fatal(err)
 			}
 			var fs *figState
@@ -446,7 +393,7 @@ func TestLiveWidgets(t *testing.T) {
 					t.Fatal(err)
 				}
 				changed := fmt.Sprintf(`(() => { const b = document.getElementById(%q); return !!b && +b.dataset.frame > %d; })()`, figID, fs.Frame)
-				if err := waitJS(bctx, changed, 30*time.Second); err != nil {
+				if err := browser.WaitJS(bctx, changed, 30*time.Second); err != nil {
 					t.Fatalf("moving %s to %d: the figure was not redrawn: %v", slider, m.value, err)
 				}
 				round := time.Since(t1)
@@ -468,7 +415,7 @@ func TestLiveWidgets(t *testing.T) {
 			if err := chromedp.Run(bctx, chromedp.Evaluate(fmt.Sprintf(`document.getElementById(%q).click(), true`, ctrl+"-done"), nil)); err != nil {
 				t.Fatal(err)
 			}
-			if err := waitJS(bctx, cellDone(cell), time.Minute); err != nil {
+			if err := browser.WaitJS(bctx, cellDone(cell), time.Minute); err != nil {
 				t.Fatalf("after Done the cell did not finish: %v", err)
 			}
 			if errs := cellErrors(bctx, cell); len(errs) > 0 {

@@ -20,7 +20,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -102,7 +101,7 @@ func notebook(name string, cells []cell, path string) (b []byte, kept bool) {
 		if !kept {
 			break
 		}
-		kept = strings.Join(sourceLines(old[i]["source"]), "") == code[i].Source
+		kept = nbsrc.Text(old[i]["source"]) == code[i].Source
 	}
 	var js []map[string]any
 	k := 0
@@ -149,14 +148,11 @@ func notebook(name string, cells []cell, path string) (b []byte, kept bool) {
 			nb["metadata"] = md
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", " ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(nb); err != nil {
+	b, err := nbsrc.EncodeNotebook(nb)
+	if err != nil {
 		fatal(err)
 	}
-	return buf.Bytes(), kept
+	return b, kept
 }
 
 func readNotebook(path string) map[string]any {
@@ -164,10 +160,8 @@ func readNotebook(path string) map[string]any {
 	if err != nil {
 		return nil
 	}
-	var nb map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if dec.Decode(&nb) != nil {
+	nb, err := nbsrc.DecodeNotebook(b)
+	if err != nil {
 		return nil
 	}
 	return nb
@@ -176,10 +170,9 @@ func readNotebook(path string) map[string]any {
 // existingCode returns the code cells of the notebook at path, if any.
 func existingCode(path string) []map[string]any {
 	nb := readNotebook(path)
-	cells, _ := nb["cells"].([]any)
 	var out []map[string]any
-	for _, c := range cells {
-		if cm, ok := c.(map[string]any); ok && cm["cell_type"] == "code" {
+	for _, cm := range nbsrc.CellMaps(nb) {
+		if cm["cell_type"] == "code" {
 			out = append(out, cm)
 		}
 	}
@@ -190,22 +183,6 @@ func existingMetadata(path string) (any, bool) {
 	nb := readNotebook(path)
 	md, ok := nb["metadata"]
 	return md, ok
-}
-
-func sourceLines(v any) []string {
-	switch t := v.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		var out []string
-		for _, s := range t {
-			if s, ok := s.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 func short(name string) string {

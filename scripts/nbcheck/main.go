@@ -247,31 +247,24 @@ func normalizeFile(path string) error {
 	if err != nil {
 		return err
 	}
-	var nb map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&nb); err != nil {
+	nb, err := nbsrc.DecodeNotebook(b)
+	if err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
-	cells, _ := nb["cells"].([]any)
-	for _, c := range cells {
-		cm, _ := c.(map[string]any)
+	for _, cm := range nbsrc.CellMaps(nb) {
 		md, _ := cm["metadata"].(map[string]any)
 		if md != nil {
 			delete(md, "execution")
 		}
 	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetIndent("", " ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(nb); err != nil {
+	out, err := nbsrc.EncodeNotebook(nb)
+	if err != nil {
 		return err
 	}
-	if bytes.Equal(out.Bytes(), b) {
+	if bytes.Equal(out, b) {
 		return nil
 	}
-	return os.WriteFile(path, out.Bytes(), 0o644)
+	return os.WriteFile(path, out, 0o644)
 }
 
 // cellTime is one executed code cell's time.

@@ -1,7 +1,6 @@
 package editions
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -23,16 +22,14 @@ func CheckStudent(student []File, nbdir string) ([]string, error) {
 		if strings.Contains(f.Path, "/"+SolutionsDir+"/") || strings.HasSuffix(f.Path, "-solutions.ipynb") {
 			problems = append(problems, f.Path+": a solutions notebook")
 		}
-		var nb struct {
-			Cells []map[string]any `json:"cells"`
-		}
-		if err := json.Unmarshal(f.Data, &nb); err != nil {
+		nb, err := nbsrc.DecodeNotebook(f.Data)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Path, err)
 		}
-		for i, c := range nb.Cells {
+		for i, c := range nbsrc.CellMaps(nb) {
 			src := nbsrc.Text(c["source"])
 			text.WriteString(src + "\n")
-			tags := cellTags(c)
+			tags := nbsrc.CellTags(c)
 			if tags[SolutionTag] {
 				problems = append(problems, fmt.Sprintf("%s: cell %d is a solution cell", f.Path, i+1))
 			}
@@ -61,14 +58,12 @@ func CheckStudent(student []File, nbdir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		var nb struct {
-			Cells []map[string]any `json:"cells"`
-		}
-		if err := json.NewDecoder(bytes.NewReader(b)).Decode(&nb); err != nil {
+		nb, err := nbsrc.DecodeNotebook(b)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		for i, c := range nb.Cells {
-			if !cellTags(c)[SolutionTag] {
+		for i, c := range nbsrc.CellMaps(nb) {
+			if !nbsrc.CellTags(c)[SolutionTag] {
 				continue
 			}
 			solutionCells++

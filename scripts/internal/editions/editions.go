@@ -19,7 +19,6 @@ package editions
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -116,20 +115,13 @@ func StripSolutionLinks(src string) string {
 // studentNotebook clears the exercise cells' outputs and removes the
 // solution links (and any solution cell) of one notebook.
 func studentNotebook(b []byte) ([]byte, error) {
-	var nb map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&nb); err != nil {
+	nb, err := nbsrc.DecodeNotebook(b)
+	if err != nil {
 		return nil, err
 	}
-	cells, _ := nb["cells"].([]any)
 	var kept []any
-	for _, c := range cells {
-		cm, ok := c.(map[string]any)
-		if !ok {
-			continue
-		}
-		tags := cellTags(cm)
+	for _, cm := range nbsrc.CellMaps(nb) {
+		tags := nbsrc.CellTags(cm)
 		if tags[SolutionTag] {
 			continue
 		}
@@ -144,26 +136,7 @@ func studentNotebook(b []byte) ([]byte, error) {
 		kept = append(kept, cm)
 	}
 	nb["cells"] = kept
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", " ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(nb); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-func cellTags(cm map[string]any) map[string]bool {
-	out := map[string]bool{}
-	md, _ := cm["metadata"].(map[string]any)
-	tags, _ := md["tags"].([]any)
-	for _, t := range tags {
-		if s, ok := t.(string); ok {
-			out[s] = true
-		}
-	}
-	return out
+	return nbsrc.EncodeNotebook(nb)
 }
 
 // WriteDir writes files under dir (emptied first).

@@ -1,6 +1,7 @@
 package nbsrc
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -126,5 +127,45 @@ func TestTextLines(t *testing.T) {
 	}
 	if got := Text(nil); got != "" {
 		t.Errorf("Text(nil) = %q", got)
+	}
+}
+
+// A committed notebook decodes and encodes back to the same bytes (what
+// nbcheck -normalize and the student edition rely on: they change only the
+// fields they mean to), and its cells and tags read as nbbuild wrote them.
+func TestNotebookRoundTrip(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "..", "notebooks", "*.ipynb"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no notebooks found: %v", err)
+	}
+	tagged := 0
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := DecodeNotebook(b)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		out, err := EncodeNotebook(nb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out, b) {
+			t.Errorf("%s: decode and encode change the file", filepath.Base(p))
+		}
+		cells := CellMaps(nb)
+		if len(cells) == 0 {
+			t.Errorf("%s: no cells", filepath.Base(p))
+		}
+		for _, c := range cells {
+			if CellTags(c)[ExerciseTag] {
+				tagged++
+			}
+		}
+	}
+	if tagged == 0 {
+		t.Error("no cell tagged exercise in any notebook")
 	}
 }
