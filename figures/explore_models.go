@@ -30,8 +30,53 @@ type embedResult struct {
 }
 
 // exploreNeighbourKs are the neighbour counts the swiss-roll explorer
-// offers.
-var exploreNeighbourKs = []int{4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28}
+// offers: every k from the disconnected graph (4) to 10, then 12 and 13,
+// the last k without and the first with a short circuit on this sample
+// (TestExploreNeighboursShortCircuits checks both are here and that
+// notebook 09 says so), then ever more short circuits up to 28.
+var exploreNeighbourKs = []int{4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 16, 18, 20, 24, 28}
+
+// exploreSwissRoll is the swiss roll of ExploreNeighbours (Fig X5.1's
+// sample) and each point's position along the roll, 0 at the inner end
+// and 1 at the outer: (t − 3π/2)/(3π) for the roll's angle t ∈ [3π/2,
+// 9π/2], which is also its radius √(y₁² + y₃²).
+func exploreSwissRoll() (*datasets.Dataset, []float64) {
+	ds := datasets.SwissRoll(ch5SwissRollN, rand.NewPCG(5, 1))
+	n, _ := ds.Y.Dims()
+	col := make([]float64, n)
+	for i := 0; i < n; i++ {
+		t := math.Hypot(ds.Y.At(i, 0), ds.Y.At(i, 2))
+		col[i] = (t - 1.5*math.Pi) / (3 * math.Pi)
+	}
+	return ds, col
+}
+
+// shortCircuits returns the undirected links (a < b, sorted) of the
+// k-nearest-neighbour graph of Y that join two points more than half a
+// turn apart along the roll: |t_a − t_b| > π, with pos = (t − 3π/2)/(3π)
+// as exploreSwissRoll returns it.
+func shortCircuits(Y *mat.Dense, pos []float64, k int) ([][2]int, error) {
+	nb, err := neighbours.KNearest(Y, k)
+	if err != nil {
+		return nil, err
+	}
+	var jumps [][2]int
+	seen := map[[2]int]bool{}
+	for a := range pos {
+		js, _ := nb.Of(a)
+		for _, b := range js {
+			e := [2]int{min(a, b), max(a, b)}
+			if !seen[e] && 3*math.Pi*math.Abs(pos[a]-pos[b]) > math.Pi {
+				seen[e] = true
+				jumps = append(jumps, e)
+			}
+		}
+	}
+	sort.Slice(jumps, func(i, j int) bool {
+		return jumps[i][0] < jumps[j][0] || jumps[i][0] == jumps[j][0] && jumps[i][1] < jumps[j][1]
+	})
+	return jumps, nil
+}
 
 // ExploreNeighbours is the swiss roll of Fig X5.1 (1000 points) embedded by
 // Isomap and LLE for a slider over the neighbour count k (§5.2, §5.5). As k
@@ -41,14 +86,9 @@ var exploreNeighbourKs = []int{4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28}
 // reconstruct each point from its neighbours, so a neighbour on the wrong
 // layer distorts it earlier.
 func ExploreNeighbours() (*Explorer, error) {
-	ds := datasets.SwissRoll(ch5SwissRollN, rand.NewPCG(5, 1))
+	ds, col := exploreSwissRoll()
 	Y := ds.Y
 	n, _ := Y.Dims()
-	col := make([]float64, n)
-	for i := 0; i < n; i++ {
-		t := math.Hypot(Y.At(i, 0), Y.At(i, 2))
-		col[i] = (t - 1.5*math.Pi) / (3 * math.Pi)
-	}
 	d := &ch5Data{Name: "swiss roll", Y: Y, Colour: col}
 	labels := make([]string, len(exploreNeighbourKs))
 	initial := 0
@@ -68,24 +108,10 @@ func ExploreNeighbours() (*Explorer, error) {
 		key := NewCacheKey("explore-neighbours").Matrix(Y).Ints([]int{k})
 		st, _, err := Cached(key, func() (*state, error) {
 			st := &state{}
-			nb, err := neighbours.KNearest(Y, k)
-			if err != nil {
+			var err error
+			if st.Jumps, err = shortCircuits(Y, col, k); err != nil {
 				return nil, err
 			}
-			seen := map[[2]int]bool{}
-			for a := 0; a < n; a++ {
-				js, _ := nb.Of(a)
-				for _, b := range js {
-					e := [2]int{min(a, b), max(a, b)}
-					if !seen[e] && 3*math.Pi*math.Abs(col[a]-col[b]) > math.Pi {
-						seen[e] = true
-						st.Jumps = append(st.Jumps, e)
-					}
-				}
-			}
-			sort.Slice(st.Jumps, func(i, j int) bool {
-				return st.Jumps[i][0] < st.Jumps[j][0] || st.Jumps[i][0] == st.Jumps[j][0] && st.Jumps[i][1] < st.Jumps[j][1]
-			})
 			fit := func(m dimred.Embedder) embedResult {
 				if err := m.Fit(Y); err != nil {
 					if errors.Is(err, dimred.ErrDisconnected) {
@@ -109,7 +135,11 @@ func ExploreNeighbours() (*Explorer, error) {
 	}
 	return withStates(e, compute, func(st *state, s []int) (*Figure, error) {
 		k := exploreNeighbourKs[s[0]]
-		pa := newPlot(fmt.Sprintf("(a) k = %d: %d links jump a turn", k, len(st.Jumps)), "y₁", "y₃")
+		jump := "links jump"
+		if len(st.Jumps) == 1 {
+			jump = "link jumps"
+		}
+		pa := newPlot(fmt.Sprintf("(a) k = %d: %d %s a turn", k, len(st.Jumps), jump), "y₁", "y₃")
 		xs, zs := mat.Col(nil, 0, Y), mat.Col(nil, 2, Y)
 		for i := 0; i < n; i++ {
 			pa.Add(scatter(xs[i:i+1], zs[i:i+1], timeColour(col[i]), 1.5, nil))

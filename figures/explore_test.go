@@ -2,7 +2,11 @@ package figures
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -66,5 +70,51 @@ func TestExplorers(t *testing.T) {
 				t.Errorf("worst redraw took %v of CPU time, want well under a second", worst)
 			}
 		})
+	}
+}
+
+// The neighbour explorer's slider reaches the first short circuit of its
+// swiss roll and the k just before it, and notebook 09's §1 states the
+// graph numbers the slider shows: the last k without a short circuit, the
+// first k with one and how many links it has, and the count at the largest
+// k. Found by review: the slider went from 12 to 14, skipping the first
+// short circuit at k = 13, and the prose said it appeared at k = 14.
+func TestExploreNeighboursShortCircuits(t *testing.T) {
+	ds, pos := exploreSwissRoll()
+	maxK := exploreNeighbourKs[len(exploreNeighbourKs)-1]
+	first, firstLinks, lastLinks := 0, 0, 0
+	for k := 1; k <= maxK; k++ {
+		j, err := shortCircuits(ds.Y, pos, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == 0 && len(j) > 0 {
+			first, firstLinks = k, len(j)
+		}
+		lastLinks = len(j)
+	}
+	if first == 0 {
+		t.Fatalf("no short circuit up to k = %d", maxK)
+	}
+	t.Logf("first short circuit at k = %d (%d link(s)); %d at k = %d", first, firstLinks, lastLinks, maxK)
+	for _, k := range []int{first - 1, first} {
+		if !slices.Contains(exploreNeighbourKs, k) {
+			t.Errorf("the slider %v skips k = %d (first short circuit at %d)", exploreNeighbourKs, k, first)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join("..", "notebooks", "src", "09-explore", "10-explore.nb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prose := string(b)
+	links := map[int]string{1: "a single link", 2: "two links", 3: "three links"}[firstLinks]
+	for _, want := range []string{
+		fmt.Sprintf("From k = 5 to %d there is no short circuit", first-1),
+		fmt.Sprintf("At k = %d the first short circuit appears, %s", first, links),
+		fmt.Sprintf("by k = %d there are %d of them", maxK, lastLinks),
+	} {
+		if links == "" || !strings.Contains(prose, want) {
+			t.Errorf("notebook 09 §1 does not say %q", want)
+		}
 	}
 }

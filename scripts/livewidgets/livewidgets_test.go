@@ -38,7 +38,7 @@ type move struct {
 }
 
 var widgetCells = []widget{
-	{"neighbours", []move{{0, 8, "= 14"}, {0, 13, "= 28"}}, "k = 28."},
+	{"neighbours", []move{{0, 8, "= 13"}, {0, 14, "= 28"}}, "k = 28."},
 	{"kernel-width", []move{{0, 8, "4 × book"}, {0, 0, "0.25 × book"}}, "ℓ = 0.25 × the book"},
 	{"gtm", []move{{0, 5, "20 × 20"}, {1, 0, "= 0.05"}}, "20 × 20 latent grid"},
 	{"ppca-missing", []move{{0, 8, "= 80%"}, {0, 0, "= 0%"}}, "with 0% of the entries"},
