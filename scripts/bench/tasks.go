@@ -466,27 +466,27 @@ func embedTask(label, py string, n, k int, params map[string]any, fit func(Y *ma
 	}
 }
 
+// fitLatent fits m to Y and returns its latent positions X (n×q).
+func fitLatent(m dimred.Embedder, Y *mat.Dense) (*mat.Dense, error) {
+	if err := m.Fit(Y); err != nil {
+		return nil, err
+	}
+	var X mat.Dense
+	m.LatentTo(&X)
+	return &X, nil
+}
+
 func isomapTask(n, k int) task {
 	return embedTask("Isomap", "isomap", n, k, nil, func(Y *mat.Dense) (*mat.Dense, error) {
 		m := dimred.Isomap{Q: 2, K: k}
-		if err := m.Fit(Y); err != nil {
-			return nil, err
-		}
-		var X mat.Dense
-		m.LatentTo(&X)
-		return &X, nil
+		return fitLatent(&m, Y)
 	})
 }
 
 func lleTask(n, k int) task {
 	return embedTask("LLE", "lle", n, k, map[string]any{"reg": 1e-3}, func(Y *mat.Dense) (*mat.Dense, error) {
 		m := dimred.LLE{Q: 2, K: k, Reg: 1e-3}
-		if err := m.Fit(Y); err != nil {
-			return nil, err
-		}
-		var X mat.Dense
-		m.LatentTo(&X)
-		return &X, nil
+		return fitLatent(&m, Y)
 	})
 }
 
@@ -496,11 +496,6 @@ func lleTask(n, k int) task {
 func spectralTask(n, k int) task {
 	return embedTask("spectral embedding (Laplacian eigenmaps, 0/1 weights)", "spectral", n, k, nil, func(Y *mat.Dense) (*mat.Dense, error) {
 		m := dimred.LaplacianEigenmaps{Q: 2, K: k, Weighting: dimred.ConstantWeights, Problem: dimred.LEGeneralised}
-		if err := m.Fit(Y); err != nil {
-			return nil, err
-		}
-		var X mat.Dense
-		m.LatentTo(&X)
-		return &X, nil
+		return fitLatent(&m, Y)
 	})
 }

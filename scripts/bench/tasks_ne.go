@@ -126,23 +126,13 @@ func tsneTask(data neData) task {
 		if n < 1000 {
 			m.Perplexity = 10
 		}
-		if err := m.Fit(Y); err != nil {
-			return nil, err
-		}
-		var X mat.Dense
-		m.LatentTo(&X)
-		return &X, nil
+		return fitLatent(&m, Y)
 	})
 }
 
 func umapTask(data neData) task {
 	return neTask("UMAP (15 neighbours)", "umap", data, func(Y *mat.Dense) (*mat.Dense, error) {
 		m := dimred.UMAP{}
-		if err := m.Fit(Y); err != nil {
-			return nil, err
-		}
-		var X mat.Dense
-		m.LatentTo(&X)
-		return &X, nil
+		return fitLatent(&m, Y)
 	})
 }
