@@ -1,6 +1,9 @@
 package vec
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // GemmNT sets C = alpha·A·Bᵀ + beta·C for row-major A (m×k, leading
 // dimension lda), B (n×k, ldb) and C (m×n, ldc): every entry an inner
@@ -8,14 +11,16 @@ import "math"
 // and of the cross terms of squared distances. As in BLAS, beta = 0 sets C
 // without reading it. It runs on one core; callers split C by rows.
 //
-// Interior blocks of C are computed by register-blocked kernels over
-// k-panels of gemmKC, B in panels of gemmNC rows that stay in cache: 3×4
-// entries on eight-lane AVX-512 registers (71 GFlop/s on one core of the
-// development machine; gonum's pure-Go Dgemm reached 19 on two), 2×2
-// entries on AVX2. Every entry — in a
-// block, on an edge, with or without either instruction set — is summed in
-// one order (dot8's), so products are bit-identical on every amd64
-// processor, whatever it supports.
+// C is computed over k-panels of gemmKC columns. On AVX-512 the block of
+// C whose rows are a multiple of 6 and columns of 4 runs on a packed
+// macro-kernel (gemmPacked: strips of A and B copied to contiguous
+// interleaved buffers, 6×4 entries in 24 eight-lane registers); its edges,
+// and all of C on AVX2 (2×2 entries) or without either, run on the
+// register-blocked kernels over the operands in place (gemmDot). Every
+// entry — in a block, on an edge, with or without either instruction set —
+// is summed in one order (dot8's within each k-panel, the panels added to
+// C in turn), so products are bit-identical on every amd64 processor,
+// whatever it supports.
 func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if m == 0 || n == 0 {
 		return
@@ -35,6 +40,26 @@ func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb i
 	if k == 0 || alpha == 0 {
 		return
 	}
+	// The kernels read and write through pointers: check the extents once.
+	_, _, _ = a[(m-1)*lda+k-1], b[(n-1)*ldb+k-1], c[(m-1)*ldc+n-1]
+	mp, np := 0, 0 // the block of C on the packed kernel
+	if useAvx512 && m >= 6 && n >= 4 && k >= 8 {
+		mp, np = m-m%6, n-n%4
+		gemmPacked(mp, np, k, alpha, a, lda, b, ldb, c, ldc)
+		if np < n {
+			gemmDot(mp, n-np, k, alpha, a, lda, b[np*ldb:], ldb, c[np:], ldc)
+		}
+	}
+	if mp < m {
+		gemmDot(m-mp, n, k, alpha, a[mp*lda:], lda, b, ldb, c[mp*ldc:], ldc)
+	}
+}
+
+// gemmDot adds alpha·A·Bᵀ to C (GemmNT's shapes, k > 0) by the
+// register-blocked dot-product kernels on the operands in place: 3×4
+// entries on AVX-512, 2×2 on AVX2, else dot8 per entry; the edges of
+// GemmNT's packed block and all of C where that kernel does not run.
+func gemmDot(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
 	rb, cb := 0, 0 // register block, 0 for none
 	switch {
 	case useAvx512 && n >= 4:
@@ -143,4 +168,106 @@ func KernelName() string {
 		return "AVX2+FMA"
 	}
 	return "none"
+}
+
+// Blocking of GemmNT's packed kernel, within each k-panel of gemmKC
+// columns: gemmMC rows of A (packed: 480 KB) and gemmPackNC rows of B
+// (256 KB) share the 1 MB L2 of a core of the development machine; the
+// kernel keeps one packed strip of six rows of A (24 KB) in L1 while the
+// strips of four rows of B stream past it from L2.
+const (
+	gemmMC     = 240
+	gemmPackNC = 64
+)
+
+// gemmBuf holds the packed panels of one GemmNT call.
+type gemmBuf struct{ a, b, s []float64 }
+
+var gemmPool = sync.Pool{New: func() any { return new(gemmBuf) }}
+
+// grown returns x with length n, reallocated if its capacity is short.
+func grown(x []float64, n int) []float64 {
+	if cap(x) < n {
+		return make([]float64, n)
+	}
+	return x[:n]
+}
+
+// gemmPacked adds alpha·A·Bᵀ to C for m a multiple of 6 and n of 4 (k ≥ 8)
+// on the AVX-512 macro-kernel gemm6x4Packed. Per k-panel, blocks of rows
+// of A and of B are copied into strips of six and four rows, interleaved
+// eight columns at a time ([k/8][6][8] and [k/8][4][8]), so that the
+// kernel reads each operand as one contiguous stream. Copying does not
+// touch the arithmetic: every entry is still the panel's dot8-order sum,
+// plus the panel's last k mod 8 products in order, times alpha, added to
+// C panel after panel, bit for bit as gemmDot.
+func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	buf := gemmPool.Get().(*gemmBuf)
+	defer gemmPool.Put(buf)
+	kc := min(k, gemmKC)
+	buf.a = grown(buf.a, min(m, gemmMC)*kc)
+	buf.b = grown(buf.b, min(n, gemmPackNC)*kc)
+	buf.s = grown(buf.s, 6*min(n, gemmPackNC))
+	for kb := 0; kb < k; kb += gemmKC {
+		kl := min(gemmKC, k-kb)
+		k8 := kl &^ 7
+		if k8 == 0 { // a last panel of fewer than eight columns
+			for i := 0; i < m; i++ {
+				ar := a[i*lda+kb : i*lda+kb+kl]
+				for j := 0; j < n; j++ {
+					br := b[j*ldb+kb : j*ldb+kb+kl]
+					s := 0.0
+					for l := range ar {
+						s += ar[l] * br[l]
+					}
+					c[i*ldc+j] += alpha * s
+				}
+			}
+			continue
+		}
+		for ib := 0; ib < m; ib += gemmMC {
+			ih := min(m, ib+gemmMC)
+			packStrips(buf.a, a, lda, ib, ih, kb, k8, 6)
+			for jb := 0; jb < n; jb += gemmPackNC {
+				jh := min(n, jb+gemmPackNC)
+				packStrips(buf.b, b, ldb, jb, jh, kb, k8, 4)
+				nb := (jh - jb) / 4
+				for i := ib; i < ih; i += 6 {
+					pa := &buf.a[(i-ib)*k8]
+					if k8 == kl {
+						gemm6x4Packed(pa, &buf.b[0], k8, nb, &c[i*ldc+jb], ldc, alpha, 0)
+						continue
+					}
+					// The panel's last kl − k8 products are added to the
+					// sums in order, as in gemmDot.
+					w := jh - jb
+					gemm6x4Packed(pa, &buf.b[0], k8, nb, &buf.s[0], w, 0, 1)
+					for r := 0; r < 6; r++ {
+						ar := a[(i+r)*lda+kb : (i+r)*lda+kb+kl]
+						crow := c[(i+r)*ldc+jb : (i+r)*ldc+jh]
+						for j := range crow {
+							br := b[(jb+j)*ldb+kb : (jb+j)*ldb+kb+kl]
+							s := buf.s[r*w+j]
+							for l := k8; l < kl; l++ {
+								s += ar[l] * br[l]
+							}
+							crow[j] += alpha * s
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// packStrips copies columns kb … kb+k8−1 of rows r0 … r1−1 of x (leading
+// dimension ld; r1 − r0 a multiple of rs) into dst as strips of rs rows,
+// each strip [k8/8][rs][8]: eight columns of its first row, the same eight
+// of the next, and so on.
+func packStrips(dst, x []float64, ld, r0, r1, kb, k8, rs int) {
+	for i := r0; i < r1; i += rs {
+		d := dst[(i-r0)*k8 : (i-r0+rs)*k8]
+		_ = x[(i+rs-1)*ld+kb+k8-1]
+		packStripAvx512(&d[0], &x[i*ld+kb], ld, rs, k8)
+	}
 }
