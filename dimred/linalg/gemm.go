@@ -31,14 +31,15 @@ func gemmNTSerial(alpha float64, A, B blas64.General, beta float64, C blas64.Gen
 }
 
 // splitRows runs f on row ranges of C of about equal work on up to w
-// workers, in multiples of 3 rows (GemmNT's register block).
+// workers, in multiples of 6 rows (the rows of GemmNT's packed AVX-512
+// block, a multiple of the 3 and 2 of its other kernels).
 func splitRows(m, n, k, w int, f func(lo, hi int)) {
 	if w <= 1 || 2*m*n*k < parallel.Grain || m < 6 {
 		f(0, m)
 		return
 	}
-	w = min(w, m/3)
-	per := (m/w + 2) / 3 * 3
+	w = min(w, (m+5)/6)
+	per := (m/w + 5) / 6 * 6
 	parallel.Do(w, func(t int) {
 		lo := t * per
 		hi := min(m, lo+per)

@@ -178,6 +178,7 @@ func KernelName() string {
 const (
 	gemmMC     = 240
 	gemmPackNC = 64
+	gemmNChunk = 1024
 )
 
 // gemmBuf holds the packed panels of one GemmNT call.
@@ -206,7 +207,7 @@ func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, l
 	defer gemmPool.Put(buf)
 	kc := min(k, gemmKC)
 	buf.a = grown(buf.a, min(m, gemmMC)*kc)
-	buf.b = grown(buf.b, min(n, gemmPackNC)*kc)
+	buf.b = grown(buf.b, min(n, gemmNChunk)*kc)
 	buf.s = grown(buf.s, 6*min(n, gemmPackNC))
 	for kb := 0; kb < k; kb += gemmKC {
 		kl := min(gemmKC, k-kb)
@@ -225,33 +226,37 @@ func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, l
 			}
 			continue
 		}
-		for ib := 0; ib < m; ib += gemmMC {
-			ih := min(m, ib+gemmMC)
-			packStrips(buf.a, a, lda, ib, ih, kb, k8, 6)
-			for jb := 0; jb < n; jb += gemmPackNC {
-				jh := min(n, jb+gemmPackNC)
-				packStrips(buf.b, b, ldb, jb, jh, kb, k8, 4)
-				nb := (jh - jb) / 4
-				for i := ib; i < ih; i += 6 {
-					pa := &buf.a[(i-ib)*k8]
-					if k8 == kl {
-						gemm6x4Packed(pa, &buf.b[0], k8, nb, &c[i*ldc+jb], ldc, alpha, 0)
-						continue
-					}
-					// The panel's last kl − k8 products are added to the
-					// sums in order, as in gemmDot.
-					w := jh - jb
-					gemm6x4Packed(pa, &buf.b[0], k8, nb, &buf.s[0], w, 0, 1)
-					for r := 0; r < 6; r++ {
-						ar := a[(i+r)*lda+kb : (i+r)*lda+kb+kl]
-						crow := c[(i+r)*ldc+jb : (i+r)*ldc+jh]
-						for j := range crow {
-							br := b[(jb+j)*ldb+kb : (jb+j)*ldb+kb+kl]
-							s := buf.s[r*w+j]
-							for l := k8; l < kl; l++ {
-								s += ar[l] * br[l]
+		for jc := 0; jc < n; jc += gemmNChunk {
+			jch := min(n, jc+gemmNChunk)
+			packStrips(buf.b, b, ldb, jc, jch, kb, k8, 4)
+			for ib := 0; ib < m; ib += gemmMC {
+				ih := min(m, ib+gemmMC)
+				packStrips(buf.a, a, lda, ib, ih, kb, k8, 6)
+				for jb := jc; jb < jch; jb += gemmPackNC {
+					jh := min(jch, jb+gemmPackNC)
+					pb := &buf.b[(jb-jc)*k8]
+					nb := (jh - jb) / 4
+					for i := ib; i < ih; i += 6 {
+						pa := &buf.a[(i-ib)*k8]
+						if k8 == kl {
+							gemm6x4Packed(pa, pb, k8, nb, &c[i*ldc+jb], ldc, alpha, 0)
+							continue
+						}
+						// The panel's last kl − k8 products are added to
+						// the sums in order, as in gemmDot.
+						w := jh - jb
+						gemm6x4Packed(pa, pb, k8, nb, &buf.s[0], w, 0, 1)
+						for r := 0; r < 6; r++ {
+							ar := a[(i+r)*lda+kb : (i+r)*lda+kb+kl]
+							crow := c[(i+r)*ldc+jb : (i+r)*ldc+jh]
+							for j := range crow {
+								br := b[(jb+j)*ldb+kb : (jb+j)*ldb+kb+kl]
+								s := buf.s[r*w+j]
+								for l := k8; l < kl; l++ {
+									s += ar[l] * br[l]
+								}
+								crow[j] += alpha * s
 							}
-							crow[j] += alpha * s
 						}
 					}
 				}
