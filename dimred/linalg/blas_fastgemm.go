@@ -4,7 +4,9 @@ package linalg
 
 import (
 	"runtime"
+	"sync"
 
+	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/internal/vec"
 
 	"gonum.org/v1/gonum/blas"
@@ -47,18 +49,28 @@ func (f fastBLAS) dgemm(minFlops float64, tA, tB blas.Transpose, m, n, k int, al
 		return
 	}
 	// A' (m×k) and B' (n×k), row-major with k contiguous.
+	w := runtime.GOMAXPROCS(0)
 	ap, ldap := a, lda
 	if tA != blas.NoTrans { // a is k×m
-		ap, ldap = transposed(a, lda, k, m), k
+		ap, ldap = transposed(a, lda, k, m, w), k
 	}
 	bp, ldbp := b, ldb
 	if tB == blas.NoTrans { // b is k×n
-		bp, ldbp = transposed(b, ldb, k, n), k
+		bp, ldbp = transposed(b, ldb, k, n, w), k
 	}
-	splitRows(m, n, k, runtime.GOMAXPROCS(0), func(lo, hi int) {
+	splitRows(m, n, k, w, func(lo, hi int) {
 		vec.GemmNT(hi-lo, n, k, alpha, ap[lo*ldap:], ldap, bp, ldbp, beta, c[lo*ldc:], ldc)
 	})
+	if tA != blas.NoTrans {
+		putTransposed(ap)
+	}
+	if tB == blas.NoTrans {
+		putTransposed(bp)
+	}
 }
+
+// putTransposed hands a buffer of transposed back for reuse.
+func putTransposed(x []float64) { transposeBufs.Put(&x) }
 
 // wellFormedGemm reports whether a Dgemm call is valid by the BLAS rules
 // (gonum's Dgemm panics on the others, with its messages).
@@ -79,20 +91,49 @@ func wellFormedGemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b 
 		len(a) >= (ar-1)*lda+ac && len(b) >= (br-1)*ldb+bc && len(c) >= (m-1)*ldc+n
 }
 
+// transposeBufs recycles transposed's buffers: a fresh one of a large
+// product's size costs its page faults on every call.
+var transposeBufs sync.Pool
+
 // transposed returns the c×r row-major transpose of the r×c matrix x
-// (leading dimension ld), in blocks for the caches.
-func transposed(x []float64, ld, r, c int) []float64 {
-	out := make([]float64, c*r)
+// (leading dimension ld), in blocks for the caches, the column blocks
+// shared among up to w goroutines. Four rows of x at a time give four
+// adjacent entries of a row of the transpose. The buffer is recycled:
+// hand it back with putTransposed once done.
+func transposed(x []float64, ld, r, c, w int) []float64 {
+	var out []float64
+	if p, _ := transposeBufs.Get().(*[]float64); p != nil && cap(*p) >= c*r {
+		out = (*p)[:c*r]
+	} else {
+		out = make([]float64, c*r)
+	}
 	const blk = 32
-	for i0 := 0; i0 < r; i0 += blk {
-		for j0 := 0; j0 < c; j0 += blk {
-			for i := i0; i < min(r, i0+blk); i++ {
-				row := x[i*ld:]
-				for j := j0; j < min(c, j0+blk); j++ {
-					out[j*r+i] = row[j]
+	nb := (c + blk - 1) / blk
+	w = max(1, min(w, nb, r*c/parallel.Grain))
+	parallel.Do(w, func(t int) {
+		for jb := t * nb / w; jb < (t+1)*nb/w; jb++ {
+			j0, j1 := jb*blk, min(c, jb*blk+blk)
+			for i0 := 0; i0 < r; i0 += blk {
+				i1 := min(r, i0+blk)
+				i := i0
+				for ; i+4 <= i1; i += 4 {
+					r0 := x[i*ld+j0 : i*ld+j1]
+					r1 := x[(i+1)*ld+j0 : (i+1)*ld+j1]
+					r2 := x[(i+2)*ld+j0 : (i+2)*ld+j1]
+					r3 := x[(i+3)*ld+j0 : (i+3)*ld+j1]
+					r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
+					for j, v := range r0 {
+						o := out[(j0+j)*r+i : (j0+j)*r+i+4]
+						o[0], o[1], o[2], o[3] = v, r1[j], r2[j], r3[j]
+					}
+				}
+				for ; i < i1; i++ {
+					for j, v := range x[i*ld+j0 : i*ld+j1] {
+						out[(j0+j)*r+i] = v
+					}
 				}
 			}
 		}
-	}
+	})
 	return out
 }
