@@ -25,10 +25,17 @@ func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb i
 	if m == 0 || n == 0 {
 		return
 	}
+	mp, np := 0, 0 // the block of C on the packed kernel
+	if useAvx512 && m >= 6 && n >= 4 && k >= 8 && alpha != 0 {
+		mp, np = m-m%6, n-n%4
+	}
 	for i := 0; i < m; i++ {
 		row := c[i*ldc : i*ldc+n]
 		switch beta {
 		case 0:
+			if i < mp { // the packed kernel sets C in its first k-panel
+				row = row[np:]
+			}
 			clear(row)
 		case 1:
 		default:
@@ -42,10 +49,8 @@ func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb i
 	}
 	// The kernels read and write through pointers: check the extents once.
 	_, _, _ = a[(m-1)*lda+k-1], b[(n-1)*ldb+k-1], c[(m-1)*ldc+n-1]
-	mp, np := 0, 0 // the block of C on the packed kernel
-	if useAvx512 && m >= 6 && n >= 4 && k >= 8 {
-		mp, np = m-m%6, n-n%4
-		gemmPacked(mp, np, k, alpha, a, lda, b, ldb, c, ldc)
+	if mp > 0 {
+		gemmPacked(mp, np, k, alpha, a, lda, b, ldb, c, ldc, beta == 0)
 		if np < n {
 			gemmDot(mp, n-np, k, alpha, a, lda, b[np*ldb:], ldb, c[np:], ldc)
 		}
@@ -202,7 +207,10 @@ func grown(x []float64, n int) []float64 {
 // touch the arithmetic: every entry is still the panel's dot8-order sum,
 // plus the panel's last k mod 8 products in order, times alpha, added to
 // C panel after panel, bit for bit as gemmDot.
-func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+//
+// With zero set, C is taken to be zero, unread: the first k-panel sets
+// C = 0 + alpha·s, the rounding of adding alpha·s to a cleared C.
+func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, zero bool) {
 	buf := gemmPool.Get().(*gemmBuf)
 	defer gemmPool.Put(buf)
 	kc := min(k, gemmKC)
@@ -212,7 +220,11 @@ func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, l
 	for kb := 0; kb < k; kb += gemmKC {
 		kl := min(gemmKC, k-kb)
 		k8 := kl &^ 7
-		if k8 == 0 { // a last panel of fewer than eight columns
+		mode := 0 // C += alpha·s
+		if zero && kb == 0 {
+			mode = 2 // C = 0 + alpha·s
+		}
+		if k8 == 0 { // a last panel of fewer than eight columns (not the first: k ≥ 8)
 			for i := 0; i < m; i++ {
 				ar := a[i*lda+kb : i*lda+kb+kl]
 				for j := 0; j < n; j++ {
@@ -239,7 +251,7 @@ func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, l
 					for i := ib; i < ih; i += 6 {
 						pa := &buf.a[(i-ib)*k8]
 						if k8 == kl {
-							gemm6x4Packed(pa, pb, k8, nb, &c[i*ldc+jb], ldc, alpha, 0)
+							gemm6x4Packed(pa, pb, k8, nb, &c[i*ldc+jb], ldc, alpha, mode)
 							continue
 						}
 						// The panel's last kl − k8 products are added to
@@ -249,6 +261,9 @@ func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, l
 						for r := 0; r < 6; r++ {
 							ar := a[(i+r)*lda+kb : (i+r)*lda+kb+kl]
 							crow := c[(i+r)*ldc+jb : (i+r)*ldc+jh]
+							if mode == 2 {
+								clear(crow)
+							}
 							for j := range crow {
 								br := b[(jb+j)*ldb+kb : (jb+j)*ldb+kb+kl]
 								s := buf.s[r*w+j]

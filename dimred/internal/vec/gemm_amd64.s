@@ -210,14 +210,15 @@ d8loop:
 	MOVSD        X0, ret+24(FP)
 	RET
 
-// func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, store int)
+// func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int)
 // For each of nb packed strips of four rows of B (b: strip after strip,
 // each [k8/8][4][8]) and the packed strip of six rows of A (a:
 // [k8/8][6][8]), the 6×4 sums s_rs = Σ_l a_rl b_sl in dot8's order:
 // twenty-four eight-lane accumulators, lane l summing the products
 // l, l+8, l+16, … by fused multiply–adds, folded y_l = s_l + s_{l+4}, then
 // (y_0 + y_1) + (y_2 + y_3). Then C[r][4j+s] += alpha·s_rs (a product and
-// a sum, each rounded, as in Go), or with store ≠ 0 C[r][4j+s] = s_rs.
+// a sum, each rounded, as in Go); with mode 1 C[r][4j+s] = s_rs; with
+// mode 2 (C known to be zero, not read) C[r][4j+s] = 0 + alpha·s_rs.
 // C's rows are ldc elements apart; strip j writes columns 4j … 4j+3.
 TEXT ·gemm6x4Packed(SB), NOSPLIT, $0-64
 	MOVQ a+0(FP), R13
@@ -226,7 +227,7 @@ TEXT ·gemm6x4Packed(SB), NOSPLIT, $0-64
 	MOVQ nb+24(FP), R9
 	MOVQ c+32(FP), DX
 	MOVQ ldc+40(FP), R8
-	MOVQ store+56(FP), R10
+	MOVQ mode+56(FP), R10
 	SHLQ $3, R8
 	SHRQ $3, R14
 
@@ -391,10 +392,11 @@ g64loop:
 	VPERM2F128    $0x20, Y8, Y6, Y7
 	VPERM2F128    $0x31, Y8, Y6, Y10
 	VADDPD        Y10, Y7, Y7
-	MOVQ DX, R11
-	TESTQ R10, R10
-	JNZ g64store
+	MOVQ         DX, R11
 	VBROADCASTSD alpha+48(FP), Y24
+	CMPQ         R10, $1
+	JEQ          g64store
+	JGT          g64set
 	VMULPD  Y24, Y1, Y1
 	VADDPD  (R11), Y1, Y1
 	VMOVUPD Y1, (R11)
@@ -417,6 +419,34 @@ g64loop:
 	ADDQ    R8, R11
 	VMULPD  Y24, Y7, Y7
 	VADDPD  (R11), Y7, Y7
+	VMOVUPD Y7, (R11)
+	JMP g64next
+
+g64set:
+	// C was zero: C = 0 + alpha·s, the same two roundings without reading C.
+	VXORPD  Y25, Y25, Y25
+	VMULPD  Y24, Y1, Y1
+	VADDPD  Y25, Y1, Y1
+	VMOVUPD Y1, (R11)
+	ADDQ    R8, R11
+	VMULPD  Y24, Y5, Y5
+	VADDPD  Y25, Y5, Y5
+	VMOVUPD Y5, (R11)
+	ADDQ    R8, R11
+	VMULPD  Y24, Y9, Y9
+	VADDPD  Y25, Y9, Y9
+	VMOVUPD Y9, (R11)
+	ADDQ    R8, R11
+	VMULPD  Y24, Y13, Y13
+	VADDPD  Y25, Y13, Y13
+	VMOVUPD Y13, (R11)
+	ADDQ    R8, R11
+	VMULPD  Y24, Y2, Y2
+	VADDPD  Y25, Y2, Y2
+	VMOVUPD Y2, (R11)
+	ADDQ    R8, R11
+	VMULPD  Y24, Y7, Y7
+	VADDPD  Y25, Y7, Y7
 	VMOVUPD Y7, (R11)
 	JMP g64next
 

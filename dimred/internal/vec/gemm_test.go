@@ -193,7 +193,8 @@ func refGemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ld
 // and gemmPackNC = 64, one n across gemmNChunk), k < 8, k a multiple of 8
 // or not, a last k-panel of fewer than eight columns (513), several
 // panels; padded leading dimensions; alpha 1 or not; beta 0 (C holding
-// NaN, which must not be read), 1 and other.
+// NaN, which must not be read), 1 and other; a zero row of A (whose
+// entries, for alpha < 0 and beta = 0, are the +0 of 0 + (−0), not −0).
 func TestGemmNTBitsTable(t *testing.T) {
 	have, haveAsm := useAvx512, useAsm
 	defer func() { useAvx512, useAsm = have, haveAsm }()
@@ -219,11 +220,14 @@ func TestGemmNTBitsTable(t *testing.T) {
 		for i := range b {
 			b[i] = rnd.NormFloat64()
 		}
+		if sh.m > 2 { // a zero row: with alpha < 0 its entries are 0 + (−0) = +0
+			clear(a[sh.m/2*lda : sh.m/2*lda+sh.k])
+		}
 		c0 := make([]float64, sh.m*ldc)
 		for i := range c0 {
 			c0[i] = rnd.NormFloat64()
 		}
-		for _, ab := range [][2]float64{{1, 0}, {2.5, 1}, {-1.0 / 3, -0.5}} {
+		for _, ab := range [][2]float64{{1, 0}, {-2.5, 0}, {2.5, 1}, {-1.0 / 3, -0.5}} {
 			alpha, beta := ab[0], ab[1]
 			cin := append([]float64(nil), c0...)
 			if beta == 0 {

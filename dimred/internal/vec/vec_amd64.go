@@ -66,10 +66,11 @@ func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64)
 // gemm6x4Packed computes, for the packed strip a of six rows of A and nb
 // packed strips b of four rows of B (k8 columns, a positive multiple of 8),
 // the 6×4 blocks of sums in dot8's order, and adds alpha times them to C
-// (or, with store ≠ 0, stores the sums) at c, rows ldc elements apart.
+// at c, rows ldc elements apart; mode 1 stores the sums instead, mode 2
+// sets C to 0 + alpha times them (C zero, not read).
 //
 //go:noescape
-func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, store int)
+func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int)
 
 // packStripAvx512 copies a strip of rs rows of x (leading dimension ld,
 // k8 columns, a positive multiple of 8) to dst interleaved eight columns

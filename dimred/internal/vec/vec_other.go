@@ -24,7 +24,7 @@ var useAvx512 = false
 
 func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
 
-func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, store int) {
+func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int) {
 	panic("unreachable")
 }
 
