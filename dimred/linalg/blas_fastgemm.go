@@ -96,10 +96,9 @@ func wellFormedGemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b 
 var transposeBufs sync.Pool
 
 // transposed returns the c×r row-major transpose of the r×c matrix x
-// (leading dimension ld), in blocks for the caches, the column blocks
-// shared among up to w goroutines. Four rows of x at a time give four
-// adjacent entries of a row of the transpose. The buffer is recycled:
-// hand it back with putTransposed once done.
+// (leading dimension ld) by vec.Transpose, blocks of 32 columns shared
+// among up to w goroutines. The buffer is recycled: hand it back with
+// putTransposed once done.
 func transposed(x []float64, ld, r, c, w int) []float64 {
 	var out []float64
 	if p, _ := transposeBufs.Get().(*[]float64); p != nil && cap(*p) >= c*r {
@@ -111,29 +110,7 @@ func transposed(x []float64, ld, r, c, w int) []float64 {
 	nb := (c + blk - 1) / blk
 	w = max(1, min(w, nb, r*c/parallel.Grain))
 	parallel.Do(w, func(t int) {
-		for jb := t * nb / w; jb < (t+1)*nb/w; jb++ {
-			j0, j1 := jb*blk, min(c, jb*blk+blk)
-			for i0 := 0; i0 < r; i0 += blk {
-				i1 := min(r, i0+blk)
-				i := i0
-				for ; i+4 <= i1; i += 4 {
-					r0 := x[i*ld+j0 : i*ld+j1]
-					r1 := x[(i+1)*ld+j0 : (i+1)*ld+j1]
-					r2 := x[(i+2)*ld+j0 : (i+2)*ld+j1]
-					r3 := x[(i+3)*ld+j0 : (i+3)*ld+j1]
-					r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
-					for j, v := range r0 {
-						o := out[(j0+j)*r+i : (j0+j)*r+i+4]
-						o[0], o[1], o[2], o[3] = v, r1[j], r2[j], r3[j]
-					}
-				}
-				for ; i < i1; i++ {
-					for j, v := range x[i*ld+j0 : i*ld+j1] {
-						out[(j0+j)*r+i] = v
-					}
-				}
-			}
-		}
+		vec.Transpose(out, x, ld, r, min(c, t*nb/w*blk), min(c, (t+1)*nb/w*blk))
 	})
 	return out
 }

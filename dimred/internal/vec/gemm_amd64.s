@@ -499,3 +499,40 @@ pkrow:
 	JNZ     pkstep
 	VZEROUPPER
 	RET
+
+// func transpose8Avx512(dst *float64, r int, x *float64, ld int, idx *int64, rows int)
+// dst[q·r + i] = x[i·ld + q] for q < 8, i < rows (a positive multiple of
+// 8): eight columns of x gathered eight rows at a time (idx holds
+// 0, ld, …, 7·ld).
+TEXT ·transpose8Avx512(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), DI
+	MOVQ      r+8(FP), R8
+	MOVQ      x+16(FP), SI
+	MOVQ      ld+24(FP), R9
+	MOVQ      idx+32(FP), AX
+	MOVQ      rows+40(FP), BX
+	VMOVDQU64 (AX), Z1
+	SHLQ      $3, R8
+	SHLQ      $6, R9 // eight rows of x, in bytes
+	SHRQ      $3, BX
+	MOVQ      $8, DX
+
+tpcol:
+	MOVQ SI, R10
+	MOVQ DI, R11
+	MOVQ BX, CX
+
+tprow:
+	KXNORW     K1, K1, K1
+	VGATHERQPD (R10)(Z1*8), K1, Z0
+	VMOVUPD    Z0, (R11)
+	ADDQ       $64, R11
+	ADDQ       R9, R10
+	DECQ       CX
+	JNZ        tprow
+	ADDQ       $8, SI
+	ADDQ       R8, DI
+	DECQ       DX
+	JNZ        tpcol
+	VZEROUPPER
+	RET

@@ -79,6 +79,12 @@ func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64
 //go:noescape
 func packStripAvx512(dst, x *float64, ld, rs, k8 int)
 
+// transpose8Avx512 sets dst[q·r+i] = x[i·ld+q] for q < 8 and i < rows
+// (a positive multiple of 8); idx holds 0, ld, …, 7·ld.
+//
+//go:noescape
+func transpose8Avx512(dst *float64, r int, x *float64, ld int, idx *int64, rows int)
+
 // dot2x2x8Asm sets c[2r+s] = Σ_{l<k} a[r·lda+l] b[s·ldb+l] for r, s < 2 (k
 // a positive multiple of 8) in dot3x4Avx512's order of summation.
 //
