@@ -181,7 +181,7 @@ func KernelName() string {
 // kernel keeps one packed strip of six rows of A (24 KB) in L1 while the
 // strips of four rows of B stream past it from L2.
 const (
-	gemmMC     = 240
+	gemmMC     = 120
 	gemmPackNC = 64
 	gemmNChunk = 1024
 )
