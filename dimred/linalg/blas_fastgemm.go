@@ -16,9 +16,10 @@ import (
 // fastBLAS is the BLAS of the pure-Go build: gonum's routines, except that
 // a large Dgemm runs on the AVX2/AVX-512 kernel of internal/vec (the
 // operands brought to the inner-product form A·Bᵀ by transposed copies
-// where needed, O((m+n)k) against the product's O(mnk)). On the benchmark
-// machine that is 140 against 19 GFlop/s for a 2000×784 by 784×2000
-// product on two cores. Processors without AVX2/FMA, small products
+// where needed, O((m+n)k) against the product's O(mnk)). On the
+// development machine that is about 45–50 GFlop/s per CPU-second for a
+// 2000×784 by 784×2000 product against gonum's 6–7, and 0.86–0.92 of
+// OpenBLAS's dgemm per CPU-second in the same runs of scripts/bench. Processors without AVX2/FMA, small products
 // (under fastGemmMinFlops) and malformed calls (which gonum reports) keep
 // gonum's Dgemm. The results differ from gonum's only by the order of
 // rounding. dimred's own products call it directly (Gemm); it becomes the

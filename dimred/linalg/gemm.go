@@ -12,8 +12,8 @@ import (
 // blas64.General views): the inner products of the rows of A with those of
 // B behind Gram matrices, squared distances and the brute-force
 // neighbour search, on all cores. The pure-Go build uses the AVX-512 or
-// AVX2/FMA kernel of internal/vec where the processor has one (about six
-// times gonum's pure-Go Dgemm on two cores), with bit-identical results on
+// AVX2/FMA kernel of internal/vec where the processor has one (about seven
+// times gonum's pure-Go Dgemm per CPU-second), with bit-identical results on
 // every amd64 processor; the openblas build uses the system BLAS. As in
 // BLAS, beta = 0 sets C without reading it, and NaN in A or B gives NaN in
 // C (callers validate). Mismatched shapes panic.
