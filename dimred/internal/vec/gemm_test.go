@@ -188,7 +188,8 @@ func refGemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ld
 
 // TestGemmNTBitsTable compares GemmNT bit for bit with refGemmNT, on every
 // kernel this processor has (AVX-512's packed 6×4 macro-kernel and its
-// 3×4 edges, AVX2's 2×2, plain Go), on shapes chosen to be awkward for the
+// 3×4 edges, the packed kernel also below gemmPackMinFlops, AVX2's 2×2,
+// plain Go), on shapes chosen to be awkward for the
 // blocking: m and n off every block size (1, 5, 7, 13, across gemmMC = 240
 // and gemmPackNC = 64, one n across gemmNChunk), k < 8, k a multiple of 8
 // or not, a last k-panel of fewer than eight columns (513), several
@@ -209,7 +210,10 @@ func TestGemmNTBitsTable(t *testing.T) {
 	modes := []struct {
 		name      string
 		asm, wide bool
-	}{{"plain Go", false, false}, {"AVX2", true, false}, {"AVX-512", true, true}}
+		packMin   float64
+	}{{"plain Go", false, false, 0}, {"AVX2", true, false, 0}, {"AVX-512", true, true, gemmPackMinFlops}, {"AVX-512 packed at every size", true, true, 0}}
+	packMin := gemmPackMinFlops
+	defer func() { gemmPackMinFlops = packMin }()
 	rnd := rand.New(rand.NewPCG(21, 22))
 	for _, sh := range shapes {
 		lda, ldb, ldc := sh.k+sh.padA, sh.k+sh.padB, sh.n+sh.padC
@@ -241,7 +245,7 @@ func TestGemmNTBitsTable(t *testing.T) {
 				if mode.asm && !haveAsm || mode.wide && !have {
 					continue
 				}
-				useAsm, useAvx512 = mode.asm, mode.wide
+				useAsm, useAvx512, gemmPackMinFlops = mode.asm, mode.wide, mode.packMin
 				got := append([]float64(nil), cin...)
 				GemmNT(sh.m, sh.n, sh.k, alpha, a, lda, b, ldb, beta, got, ldc)
 				for i := range got {
