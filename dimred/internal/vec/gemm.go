@@ -24,11 +24,12 @@ import (
 //
 // On the development machine (AVX-512, 32 KB of L1 and 1 MB of L2 per
 // core, a fused multiply–add peak of about 57 GFlop/s per core) the packed
-// kernel gives about 50 GFlop/s per CPU-second for 1000×2000 by 784, where
-// the former 3×4 kernel on the operands in place gave 42–47; in
-// scripts/bench's 2000×784·784×2000 and 4000×784·784×4000 products that is
-// 0.86–0.97 of OpenBLAS's dgemm per CPU-second, with one thread a side and
-// with two, in the same runs (0.60–0.71 before).
+// kernel gives 50–52 GFlop/s per CPU-second for 2000×784 by 784×2000 on
+// one core, where the former 3×4 kernel on the operands in place gave
+// 42–47. In scripts/bench's 2000×784·784×2000 and 4000×784·784×4000
+// products that is 0.93–1.09 of OpenBLAS's dgemm per CPU-second, with one
+// thread a side and with two, in the same runs at a load average near 4
+// (0.86–0.97 near 6 to 9), where the former kernel gave 0.60–0.73.
 func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if m == 0 || n == 0 {
 		return
