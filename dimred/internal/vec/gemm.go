@@ -14,9 +14,11 @@ import (
 // C is computed over k-panels of gemmKC columns. On AVX-512 the block of
 // C whose rows are a multiple of 6 and columns of 4 runs on a packed
 // macro-kernel (gemmPacked: strips of A and B copied to contiguous
-// interleaved buffers, 6×4 entries in 24 eight-lane registers); its edges,
-// and all of C on AVX2 (2×2 entries) or without either, run on the
-// register-blocked kernels over the operands in place (gemmDot). Every
+// interleaved buffers, 6×4 entries in 24 eight-lane registers), on AVX2
+// the block of multiples of 3 and 2 (3×2 entries, each in two four-lane
+// registers); their edges, small products and all of C without AVX2 run
+// on the register-blocked kernels over the operands in place (gemmDot:
+// 3×4 entries on AVX-512, 2×2 on AVX2, else dot8 per entry). Every
 // entry — in a block, on an edge, with or without either instruction set —
 // is summed in one order (dot8's within each k-panel, the panels added to
 // C in turn), so products are bit-identical on every amd64 processor,
@@ -26,7 +28,7 @@ import (
 // core, a fused multiply–add peak of about 57 GFlop/s per core) the packed
 // kernel gives 50–52 GFlop/s per CPU-second for 2000×784 by 784×2000 on
 // one core, where the former 3×4 kernel on the operands in place gave
-// 42–47. In scripts/bench's 2000×784·784×2000 and 4000×784·784×4000
+// 42–47 (the AVX2 path there: 35–39 packed, 27–29 before). In scripts/bench's 2000×784·784×2000 and 4000×784·784×4000
 // products that is 0.93–1.09 of OpenBLAS's dgemm per CPU-second, with one
 // thread a side and with two, in the same runs at a load average near 4
 // (0.86–0.97 near 6 to 9), where the former kernel gave 0.60–0.73.
@@ -34,9 +36,16 @@ func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb i
 	if m == 0 || n == 0 {
 		return
 	}
+	var pk *packedKernel
+	switch {
+	case useAvx512:
+		pk = &avx512Packed
+	case useAsm:
+		pk = &avx2Packed
+	}
 	mp, np := 0, 0 // the block of C on the packed kernel
-	if useAvx512 && m >= 6 && n >= 4 && k >= 8 && alpha != 0 && 2*float64(m)*float64(n)*float64(k) >= gemmPackMinFlops {
-		mp, np = m-m%6, n-n%4
+	if pk != nil && m >= pk.rs && n >= pk.cs && k >= 8 && alpha != 0 && 2*float64(m)*float64(n)*float64(k) >= gemmPackMinFlops {
+		mp, np = m-m%pk.rs, n-n%pk.cs
 	}
 	for i := 0; i < m; i++ {
 		row := c[i*ldc : i*ldc+n]
@@ -59,7 +68,7 @@ func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb i
 	// The kernels read and write through pointers: check the extents once.
 	_, _, _ = a[(m-1)*lda+k-1], b[(n-1)*ldb+k-1], c[(m-1)*ldc+n-1]
 	if mp > 0 {
-		gemmPacked(mp, np, k, alpha, a, lda, b, ldb, c, ldc, beta == 0)
+		gemmPacked(pk, mp, np, k, alpha, a, lda, b, ldb, c, ldc, beta == 0)
 		if np < n {
 			gemmDot(mp, n-np, k, alpha, a, lda, b[np*ldb:], ldb, c[np:], ldc)
 		}
@@ -208,6 +217,19 @@ const (
 // A variable for the tests, which run every shape on the packed kernel too.
 var gemmPackMinFlops = float64(1 << 17)
 
+// packedKernel is a packed macro-kernel: strips of rs rows of A against
+// strips of cs rows of B, and the copy that packs them.
+type packedKernel struct {
+	rs, cs int
+	kern   func(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int)
+	pack   func(dst, x *float64, ld, rs, k8 int)
+}
+
+var (
+	avx512Packed = packedKernel{6, 4, gemm6x4Packed, packStripAvx512}
+	avx2Packed   = packedKernel{3, 2, gemm3x2Avx2, packStripAvx2}
+)
+
 // gemmBuf holds the packed panels of one GemmNT call.
 type gemmBuf struct{ a, b, s []float64 }
 
@@ -221,24 +243,24 @@ func grown(x []float64, n int) []float64 {
 	return x[:n]
 }
 
-// gemmPacked adds alpha·A·Bᵀ to C for m a multiple of 6 and n of 4 (k ≥ 8)
-// on the AVX-512 macro-kernel gemm6x4Packed. Per k-panel, blocks of rows
-// of A and of B are copied into strips of six and four rows, interleaved
-// eight columns at a time ([k/8][6][8] and [k/8][4][8]), so that the
-// kernel reads each operand as one contiguous stream. Copying does not
+// gemmPacked adds alpha·A·Bᵀ to C for m a multiple of pk.rs and n of pk.cs
+// (k ≥ 8) on pk's macro-kernel (gemm6x4Packed, gemm3x2Avx2). Per k-panel,
+// blocks of rows of A and of B are copied into strips of rs and cs rows,
+// interleaved eight columns at a time ([k/8][rs][8] and [k/8][cs][8]), so
+// that the kernel reads each operand as one contiguous stream. Copying does not
 // touch the arithmetic: every entry is still the panel's dot8-order sum,
 // plus the panel's last k mod 8 products in order, times alpha, added to
 // C panel after panel, bit for bit as gemmDot.
 //
 // With zero set, C is taken to be zero, unread: the first k-panel sets
 // C = 0 + alpha·s, the rounding of adding alpha·s to a cleared C.
-func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, zero bool) {
+func gemmPacked(pk *packedKernel, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, zero bool) {
 	buf := gemmPool.Get().(*gemmBuf)
 	defer gemmPool.Put(buf)
 	kc := min(k, gemmKC)
 	buf.a = grown(buf.a, min(m, gemmMC)*kc)
 	buf.b = grown(buf.b, min(n, gemmNChunk)*kc)
-	buf.s = grown(buf.s, 6*min(n, gemmPackNC))
+	buf.s = grown(buf.s, pk.rs*min(n, gemmPackNC))
 	for kb := 0; kb < k; kb += gemmKC {
 		kl := min(gemmKC, k-kb)
 		k8 := kl &^ 7
@@ -262,25 +284,25 @@ func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, l
 		}
 		for jc := 0; jc < n; jc += gemmNChunk {
 			jch := min(n, jc+gemmNChunk)
-			packStrips(buf.b, b, ldb, jc, jch, kb, k8, 4)
+			packStrips(pk.pack, buf.b, b, ldb, jc, jch, kb, k8, pk.cs)
 			for ib := 0; ib < m; ib += gemmMC {
 				ih := min(m, ib+gemmMC)
-				packStrips(buf.a, a, lda, ib, ih, kb, k8, 6)
+				packStrips(pk.pack, buf.a, a, lda, ib, ih, kb, k8, pk.rs)
 				for jb := jc; jb < jch; jb += gemmPackNC {
 					jh := min(jch, jb+gemmPackNC)
 					pb := &buf.b[(jb-jc)*k8]
-					nb := (jh - jb) / 4
-					for i := ib; i < ih; i += 6 {
+					nb := (jh - jb) / pk.cs
+					for i := ib; i < ih; i += pk.rs {
 						pa := &buf.a[(i-ib)*k8]
 						if k8 == kl {
-							gemm6x4Packed(pa, pb, k8, nb, &c[i*ldc+jb], ldc, alpha, mode)
+							pk.kern(pa, pb, k8, nb, &c[i*ldc+jb], ldc, alpha, mode)
 							continue
 						}
 						// The panel's last kl − k8 products are added to
 						// the sums in order, as in gemmDot.
 						w := jh - jb
-						gemm6x4Packed(pa, pb, k8, nb, &buf.s[0], w, 0, 1)
-						for r := 0; r < 6; r++ {
+						pk.kern(pa, pb, k8, nb, &buf.s[0], w, 0, 1)
+						for r := 0; r < pk.rs; r++ {
 							ar := a[(i+r)*lda+kb : (i+r)*lda+kb+kl]
 							crow := c[(i+r)*ldc+jb : (i+r)*ldc+jh]
 							if mode == 2 {
@@ -306,10 +328,10 @@ func gemmPacked(m, n, k int, alpha float64, a []float64, lda int, b []float64, l
 // dimension ld; r1 − r0 a multiple of rs) into dst as strips of rs rows,
 // each strip [k8/8][rs][8]: eight columns of its first row, the same eight
 // of the next, and so on.
-func packStrips(dst, x []float64, ld, r0, r1, kb, k8, rs int) {
+func packStrips(pack func(dst, x *float64, ld, rs, k8 int), dst, x []float64, ld, r0, r1, kb, k8, rs int) {
 	for i := r0; i < r1; i += rs {
 		d := dst[(i-r0)*k8 : (i-r0+rs)*k8]
 		_ = x[(i+rs-1)*ld+kb+k8-1]
-		packStripAvx512(&d[0], &x[i*ld+kb], ld, rs, k8)
+		pack(&d[0], &x[i*ld+kb], ld, rs, k8)
 	}
 }

@@ -536,3 +536,164 @@ tprow:
 	JNZ        tpcol
 	VZEROUPPER
 	RET
+
+// func gemm3x2Avx2(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int)
+// gemm6x4Packed's work on AVX2: a packed strip of three rows of A
+// ([k8/8][3][8]) against nb packed strips of two rows of B ([k8/8][2][8]),
+// each entry's eight lanes in two four-wide accumulators (lanes 0–3 and
+// 4–7), folded low + high, then (y0 + y1) + (y2 + y3): dot8's order, as
+// in dot2x2x8Asm. Modes as for gemm6x4Packed.
+TEXT ·gemm3x2Avx2(SB), NOSPLIT, $0-64
+	MOVQ a+0(FP), R13
+	MOVQ b+8(FP), DI
+	MOVQ k8+16(FP), R14
+	MOVQ nb+24(FP), R9
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	MOVQ mode+56(FP), R10
+	SHLQ $3, R8
+	SHRQ $3, R14
+
+g32strip:
+	MOVQ       R13, SI
+	MOVQ       R14, CX
+	MOVQ       DX, R11
+	PREFETCHT0 64(R11)
+	ADDQ       R8, R11
+	PREFETCHT0 64(R11)
+	ADDQ       R8, R11
+	PREFETCHT0 64(R11)
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+g32loop:
+	VMOVUPD     0(SI), Y12
+	VMOVUPD     64(SI), Y13
+	VMOVUPD     128(SI), Y14
+	VMOVUPD     0(DI), Y15
+	VFMADD231PD Y15, Y12, Y0
+	VFMADD231PD Y15, Y13, Y4
+	VFMADD231PD Y15, Y14, Y8
+	VMOVUPD     64(DI), Y15
+	VFMADD231PD Y15, Y12, Y2
+	VFMADD231PD Y15, Y13, Y6
+	VFMADD231PD Y15, Y14, Y10
+	VMOVUPD     32(SI), Y12
+	VMOVUPD     96(SI), Y13
+	VMOVUPD     160(SI), Y14
+	VMOVUPD     32(DI), Y15
+	VFMADD231PD Y15, Y12, Y1
+	VFMADD231PD Y15, Y13, Y5
+	VFMADD231PD Y15, Y14, Y9
+	VMOVUPD     96(DI), Y15
+	VFMADD231PD Y15, Y12, Y3
+	VFMADD231PD Y15, Y13, Y7
+	VFMADD231PD Y15, Y14, Y11
+	ADDQ        $192, SI
+	ADDQ        $128, DI
+	DECQ        CX
+	JNZ         g32loop
+
+	// Per row: low + high per entry, then (y0 + y1) + (y2 + y3) for both.
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VHADDPD      Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y7, Y6, Y6
+	VHADDPD      Y6, Y4, Y4
+	VEXTRACTF128 $1, Y4, X5
+	VADDPD       X5, X4, X4
+	VADDPD       Y9, Y8, Y8
+	VADDPD       Y11, Y10, Y10
+	VHADDPD      Y10, Y8, Y8
+	VEXTRACTF128 $1, Y8, X9
+	VADDPD       X9, X8, X8
+	MOVQ         DX, R11
+	VBROADCASTSD alpha+48(FP), Y12
+	CMPQ         R10, $1
+	JEQ          g32store
+	JGT          g32set
+	VMULPD  X12, X0, X0
+	VADDPD  (R11), X0, X0
+	VMOVUPD X0, (R11)
+	ADDQ    R8, R11
+	VMULPD  X12, X4, X4
+	VADDPD  (R11), X4, X4
+	VMOVUPD X4, (R11)
+	ADDQ    R8, R11
+	VMULPD  X12, X8, X8
+	VADDPD  (R11), X8, X8
+	VMOVUPD X8, (R11)
+	JMP g32next
+
+g32set:
+	// C was zero: C = 0 + alpha·s, without reading C.
+	VXORPD  X13, X13, X13
+	VMULPD  X12, X0, X0
+	VADDPD  X13, X0, X0
+	VMOVUPD X0, (R11)
+	ADDQ    R8, R11
+	VMULPD  X12, X4, X4
+	VADDPD  X13, X4, X4
+	VMOVUPD X4, (R11)
+	ADDQ    R8, R11
+	VMULPD  X12, X8, X8
+	VADDPD  X13, X8, X8
+	VMOVUPD X8, (R11)
+	JMP g32next
+
+g32store:
+	VMOVUPD X0, (R11)
+	ADDQ    R8, R11
+	VMOVUPD X4, (R11)
+	ADDQ    R8, R11
+	VMOVUPD X8, (R11)
+
+g32next:
+	ADDQ $16, DX
+	DECQ R9
+	JNZ  g32strip
+	VZEROUPPER
+	RET
+
+// func packStripAvx2(dst, x *float64, ld, rs, k8 int)
+// packStripAvx512 on four-wide registers.
+TEXT ·packStripAvx2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ ld+16(FP), AX
+	MOVQ rs+24(FP), BX
+	MOVQ k8+32(FP), CX
+	SHLQ $3, AX
+	SHRQ $3, CX
+
+pk2step:
+	MOVQ SI, R11
+	MOVQ BX, R12
+
+pk2row:
+	VMOVUPD (R11), Y0
+	VMOVUPD 32(R11), Y1
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	ADDQ    $64, DI
+	ADDQ    AX, R11
+	DECQ    R12
+	JNZ     pk2row
+	ADDQ    $64, SI
+	DECQ    CX
+	JNZ     pk2step
+	VZEROUPPER
+	RET

@@ -188,8 +188,8 @@ func refGemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ld
 
 // TestGemmNTBitsTable compares GemmNT bit for bit with refGemmNT, on every
 // kernel this processor has (AVX-512's packed 6×4 macro-kernel and its
-// 3×4 edges, the packed kernel also below gemmPackMinFlops, AVX2's 2×2,
-// plain Go), on shapes chosen to be awkward for the
+// 3×4 edges, AVX2's packed 3×2 and its 2×2 edges, the packed kernels also
+// below gemmPackMinFlops, plain Go), on shapes chosen to be awkward for the
 // blocking: m and n off every block size (1, 5, 7, 13, across gemmMC = 240
 // and gemmPackNC = 64, one n across gemmNChunk), k < 8, k a multiple of 8
 // or not, a last k-panel of fewer than eight columns (513), several
@@ -211,7 +211,8 @@ func TestGemmNTBitsTable(t *testing.T) {
 		name      string
 		asm, wide bool
 		packMin   float64
-	}{{"plain Go", false, false, 0}, {"AVX2", true, false, 0}, {"AVX-512", true, true, gemmPackMinFlops}, {"AVX-512 packed at every size", true, true, 0}}
+	}{{"plain Go", false, false, 0}, {"AVX2", true, false, gemmPackMinFlops}, {"AVX2 packed at every size", true, false, 0},
+		{"AVX-512", true, true, gemmPackMinFlops}, {"AVX-512 packed at every size", true, true, 0}}
 	packMin := gemmPackMinFlops
 	defer func() { gemmPackMinFlops = packMin }()
 	rnd := rand.New(rand.NewPCG(21, 22))

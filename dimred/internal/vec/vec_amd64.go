@@ -85,6 +85,18 @@ func packStripAvx512(dst, x *float64, ld, rs, k8 int)
 //go:noescape
 func transpose8Avx512(dst *float64, r int, x *float64, ld int, idx *int64, rows int)
 
+// gemm3x2Avx2 is gemm6x4Packed on AVX2: a packed strip of three rows of A
+// against nb packed strips of two rows of B, in the same order of
+// summation and with the same modes.
+//
+//go:noescape
+func gemm3x2Avx2(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int)
+
+// packStripAvx2 is packStripAvx512 on four-wide registers.
+//
+//go:noescape
+func packStripAvx2(dst, x *float64, ld, rs, k8 int)
+
 // dot2x2x8Asm sets c[2r+s] = Σ_{l<k} a[r·lda+l] b[s·ldb+l] for r, s < 2 (k
 // a positive multiple of 8) in dot3x4Avx512's order of summation.
 //
