@@ -18,8 +18,9 @@ import (
 // operands brought to the inner-product form A·Bᵀ by transposed copies
 // where needed, O((m+n)k) against the product's O(mnk)). On the
 // development machine that is about 45–52 GFlop/s per CPU-second for a
-// 2000×784 by 784×2000 product against gonum's 6–7, and 0.86–1.09 of
-// OpenBLAS's dgemm per CPU-second in the same runs of scripts/bench. Processors without AVX2/FMA, small products
+// 2000×784 by 784×2000 product against gonum's 6–7, and 0.85–1.09
+// (median 0.93) of OpenBLAS's dgemm per CPU-second in the same runs of
+// scripts/bench. Processors without AVX2/FMA, small products
 // (under fastGemmMinFlops) and malformed calls (which gonum reports) keep
 // gonum's Dgemm. The results differ from gonum's only by the order of
 // rounding. dimred's own products call it directly (Gemm); it becomes the

@@ -28,10 +28,11 @@ import (
 // core, a fused multiply–add peak of about 57 GFlop/s per core) the packed
 // kernel gives 50–52 GFlop/s per CPU-second for 2000×784 by 784×2000 on
 // one core, where the former 3×4 kernel on the operands in place gave
-// 42–47 (the AVX2 path there: 35–39 packed, 27–29 before). In scripts/bench's 2000×784·784×2000 and 4000×784·784×4000
-// products that is 0.93–1.09 of OpenBLAS's dgemm per CPU-second, with one
-// thread a side and with two, in the same runs at a load average near 4
-// (0.86–0.97 near 6 to 9), where the former kernel gave 0.60–0.73.
+// 42–47 (the AVX2 path there: 35–39 packed, 27–29 before). In
+// scripts/bench's 2000×784·784×2000 and 4000×784·784×4000 products, in 24
+// side-by-side runs at a load average near 4 with one thread a side and
+// with two, that is 0.85–1.09 (median 0.93) of OpenBLAS's dgemm per
+// CPU-second, where the former kernel gave 0.56–0.73 (median 0.64).
 func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if m == 0 || n == 0 {
 		return
