@@ -26,9 +26,9 @@ import (
 //
 // On the development machine (AVX-512, 32 KB of L1 and 1 MB of L2 per
 // core, a fused multiply–add peak of about 57 GFlop/s per core) the packed
-// kernel gives 50–52 GFlop/s per CPU-second for 2000×784 by 784×2000 on
-// one core, where the former 3×4 kernel on the operands in place gave
-// 42–47 (the AVX2 path there: 35–39 packed, 27–29 before). In
+// kernel gives 50–52 GFlop/s per CPU-second on one core for 1000 or 2000
+// rows by 2000 by 784, where the former 3×4 kernel on the operands in
+// place gave 42–47 (the AVX2 path there: 35–39 packed, 27–29 before). In
 // scripts/bench's 2000×784·784×2000 and 4000×784·784×4000 products, in 24
 // side-by-side runs at a load average near 4 with one thread a side and
 // with two, that is 0.85–1.09 (median 0.93) of OpenBLAS's dgemm per
