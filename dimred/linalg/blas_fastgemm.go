@@ -4,7 +4,9 @@ package linalg
 
 import (
 	"runtime"
+	"sync"
 
+	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/internal/vec"
 
 	"gonum.org/v1/gonum/blas"
@@ -14,9 +16,11 @@ import (
 // fastBLAS is the BLAS of the pure-Go build: gonum's routines, except that
 // a large Dgemm runs on the AVX2/AVX-512 kernel of internal/vec (the
 // operands brought to the inner-product form A·Bᵀ by transposed copies
-// where needed, O((m+n)k) against the product's O(mnk)). On the benchmark
-// machine that is 140 against 19 GFlop/s for a 2000×784 by 784×2000
-// product on two cores. Processors without AVX2/FMA, small products
+// where needed, O((m+n)k) against the product's O(mnk)). On the
+// development machine that is about 45–52 GFlop/s per CPU-second for a
+// 2000×784 by 784×2000 product against gonum's 6–7, and 0.85–1.09
+// (median 0.93) of OpenBLAS's dgemm per CPU-second in the same runs of
+// scripts/bench. Processors without AVX2/FMA, small products
 // (under fastGemmMinFlops) and malformed calls (which gonum reports) keep
 // gonum's Dgemm. The results differ from gonum's only by the order of
 // rounding. dimred's own products call it directly (Gemm); it becomes the
@@ -47,18 +51,28 @@ func (f fastBLAS) dgemm(minFlops float64, tA, tB blas.Transpose, m, n, k int, al
 		return
 	}
 	// A' (m×k) and B' (n×k), row-major with k contiguous.
+	w := runtime.GOMAXPROCS(0)
 	ap, ldap := a, lda
 	if tA != blas.NoTrans { // a is k×m
-		ap, ldap = transposed(a, lda, k, m), k
+		ap, ldap = transposed(a, lda, k, m, w), k
 	}
 	bp, ldbp := b, ldb
 	if tB == blas.NoTrans { // b is k×n
-		bp, ldbp = transposed(b, ldb, k, n), k
+		bp, ldbp = transposed(b, ldb, k, n, w), k
 	}
-	splitRows(m, n, k, runtime.GOMAXPROCS(0), func(lo, hi int) {
+	splitRows(m, n, k, w, func(lo, hi int) {
 		vec.GemmNT(hi-lo, n, k, alpha, ap[lo*ldap:], ldap, bp, ldbp, beta, c[lo*ldc:], ldc)
 	})
+	if tA != blas.NoTrans {
+		putTransposed(ap)
+	}
+	if tB == blas.NoTrans {
+		putTransposed(bp)
+	}
 }
+
+// putTransposed hands a buffer of transposed back for reuse.
+func putTransposed(x []float64) { transposeBufs.Put(&x) }
 
 // wellFormedGemm reports whether a Dgemm call is valid by the BLAS rules
 // (gonum's Dgemm panics on the others, with its messages).
@@ -79,20 +93,26 @@ func wellFormedGemm(tA, tB blas.Transpose, m, n, k int, a []float64, lda int, b 
 		len(a) >= (ar-1)*lda+ac && len(b) >= (br-1)*ldb+bc && len(c) >= (m-1)*ldc+n
 }
 
+// transposeBufs recycles transposed's buffers: a fresh one of a large
+// product's size costs its page faults on every call.
+var transposeBufs sync.Pool
+
 // transposed returns the c×r row-major transpose of the r×c matrix x
-// (leading dimension ld), in blocks for the caches.
-func transposed(x []float64, ld, r, c int) []float64 {
-	out := make([]float64, c*r)
-	const blk = 32
-	for i0 := 0; i0 < r; i0 += blk {
-		for j0 := 0; j0 < c; j0 += blk {
-			for i := i0; i < min(r, i0+blk); i++ {
-				row := x[i*ld:]
-				for j := j0; j < min(c, j0+blk); j++ {
-					out[j*r+i] = row[j]
-				}
-			}
-		}
+// (leading dimension ld) by vec.Transpose, blocks of 32 columns shared
+// among up to w goroutines. The buffer is recycled: hand it back with
+// putTransposed once done.
+func transposed(x []float64, ld, r, c, w int) []float64 {
+	var out []float64
+	if p, _ := transposeBufs.Get().(*[]float64); p != nil && cap(*p) >= c*r {
+		out = (*p)[:c*r]
+	} else {
+		out = make([]float64, c*r)
 	}
+	const blk = 32
+	nb := (c + blk - 1) / blk
+	w = max(1, min(w, nb, r*c/parallel.Grain))
+	parallel.Do(w, func(t int) {
+		vec.Transpose(out, x, ld, r, min(c, t*nb/w*blk), min(c, (t+1)*nb/w*blk))
+	})
 	return out
 }

@@ -12,8 +12,8 @@ import (
 // blas64.General views): the inner products of the rows of A with those of
 // B behind Gram matrices, squared distances and the brute-force
 // neighbour search, on all cores. The pure-Go build uses the AVX-512 or
-// AVX2/FMA kernel of internal/vec where the processor has one (about six
-// times gonum's pure-Go Dgemm on two cores), with bit-identical results on
+// AVX2/FMA kernel of internal/vec where the processor has one (about seven
+// times gonum's pure-Go Dgemm per CPU-second), with bit-identical results on
 // every amd64 processor; the openblas build uses the system BLAS. As in
 // BLAS, beta = 0 sets C without reading it, and NaN in A or B gives NaN in
 // C (callers validate). Mismatched shapes panic.
@@ -31,14 +31,15 @@ func gemmNTSerial(alpha float64, A, B blas64.General, beta float64, C blas64.Gen
 }
 
 // splitRows runs f on row ranges of C of about equal work on up to w
-// workers, in multiples of 3 rows (GemmNT's register block).
+// workers, in multiples of 6 rows (the rows of GemmNT's packed AVX-512
+// block, a multiple of the 3 and 2 of its other kernels).
 func splitRows(m, n, k, w int, f func(lo, hi int)) {
 	if w <= 1 || 2*m*n*k < parallel.Grain || m < 6 {
 		f(0, m)
 		return
 	}
-	w = min(w, m/3)
-	per := (m/w + 2) / 3 * 3
+	w = min(w, (m+5)/6)
+	per := (m/w + 5) / 6 * 6
 	parallel.Do(w, func(t int) {
 		lo := t * per
 		hi := min(m, lo+per)

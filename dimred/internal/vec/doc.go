@@ -13,7 +13,8 @@
 // are the ones the methods repeat: the symmetric triangle product of
 // Lanczos on kernel and distance matrices (DotAxpy, DotAxpy2), the inner
 // products of Gram and distance matrices and of the brute-force neighbour
-// search (GemmNT, Dot), the RBF kernel's exponential (ScaledExp) and the
+// search (GemmNT, Dot, and Transpose for the copies that bring a product
+// to GemmNT's form), the RBF kernel's exponential (ScaledExp) and the
 // checks and reductions of one pass over a matrix (MaxAbs, MaxNonNeg,
 // SumAdd, AddSqDiff, Axpy). Everything else stays on gonum.
 //

@@ -120,8 +120,12 @@ func testGemmNT(t *testing.T) {
 	}
 }
 
+// BenchmarkGemmNT: a ladder of sizes m×n×k, from C in L1 to operands far
+// beyond L2 (1000×2000 by 784 is one core's half of the 2000×784·784×2000
+// product of scripts/bench), and a short k (255×255 by 10). Run with
+// -cpu 1; the metric is GFlop/s (2mnk per product).
 func BenchmarkGemmNT(b *testing.B) {
-	for _, sz := range [][3]int{{240, 2000, 784}, {255, 255, 10}} {
+	for _, sz := range [][3]int{{12, 12, 64}, {64, 64, 64}, {128, 128, 128}, {256, 256, 256}, {512, 512, 512}, {240, 2000, 784}, {1000, 2000, 784}, {255, 255, 10}} {
 		m, n, k := sz[0], sz[1], sz[2]
 		a, bb, c := make([]float64, m*k), make([]float64, n*k), make([]float64, m*n)
 		for i := range a {
@@ -136,5 +140,122 @@ func BenchmarkGemmNT(b *testing.B) {
 			}
 			b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFlop/s")
 		})
+	}
+}
+
+// refGemmNT is GemmNT's order of summation written out in scalar Go:
+// C scaled by beta (set to zero for beta = 0), then for each k-panel of
+// gemmKC columns every entry's panel sum — eight lanes accumulated by
+// fused multiply–adds over the panel's first kl − kl mod 8 columns, folded
+// ((s0+s4) + (s1+s5)) + ((s2+s6) + (s3+s7)), then the last kl mod 8
+// products added in order — times alpha, added to C.
+func refGemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			switch beta {
+			case 0:
+				c[i*ldc+j] = 0
+			case 1:
+			default:
+				c[i*ldc+j] *= beta
+			}
+		}
+	}
+	if k == 0 || alpha == 0 {
+		return
+	}
+	for kb := 0; kb < k; kb += gemmKC {
+		kl := min(gemmKC, k-kb)
+		k8 := kl &^ 7
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				ar, br := a[i*lda+kb:], b[j*ldb+kb:]
+				var s [8]float64
+				for l := 0; l < k8; l += 8 {
+					for q := range s {
+						s[q] = math.FMA(ar[l+q], br[l+q], s[q])
+					}
+				}
+				sum := ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))
+				for l := k8; l < kl; l++ {
+					sum += ar[l] * br[l]
+				}
+				c[i*ldc+j] += alpha * sum
+			}
+		}
+	}
+}
+
+// TestGemmNTBitsTable compares GemmNT bit for bit with refGemmNT, on every
+// kernel this processor has (AVX-512's packed 6×4 macro-kernel and its
+// 3×4 edges, AVX2's packed 3×2 and its 2×2 edges, the packed kernels also
+// below gemmPackMinFlops, plain Go), on shapes chosen to be awkward for the
+// blocking: m and n off every block size (1, 5, 7, 13, across gemmMC = 240
+// and gemmPackNC = 64, one n across gemmNChunk), k < 8, k a multiple of 8
+// or not, a last k-panel of fewer than eight columns (513), several
+// panels; padded leading dimensions; alpha 1 or not; beta 0 (C holding
+// NaN, which must not be read), 1 and other; a zero row of A (whose
+// entries, for alpha < 0 and beta = 0, are the +0 of 0 + (−0), not −0).
+func TestGemmNTBitsTable(t *testing.T) {
+	have, haveAsm := useAvx512, useAsm
+	defer func() { useAvx512, useAsm = have, haveAsm }()
+	type shape struct{ m, n, k, padA, padB, padC int }
+	shapes := []shape{
+		{1, 1, 1, 0, 0, 0}, {1, 9, 5, 1, 0, 0}, {6, 4, 8, 0, 0, 0}, {6, 4, 7, 2, 3, 1},
+		{7, 5, 9, 0, 1, 2}, {5, 13, 16, 3, 0, 0}, {13, 7, 17, 1, 1, 1}, {12, 8, 64, 0, 0, 0},
+		{18, 68, 100, 5, 3, 7}, {25, 70, 513, 1, 2, 3}, {13, 131, 519, 0, 0, 0},
+		{247, 9, 24, 1, 1, 1}, {250, 67, 33, 0, 2, 0}, {7, 1030, 16, 0, 0, 5},
+		{31, 29, 1030, 2, 1, 0}, {6, 1, 40, 0, 0, 0}, {1, 4, 40, 0, 0, 0},
+	}
+	modes := []struct {
+		name      string
+		asm, wide bool
+		packMin   float64
+	}{{"plain Go", false, false, 0}, {"AVX2", true, false, gemmPackMinFlops}, {"AVX2 packed at every size", true, false, 0},
+		{"AVX-512", true, true, gemmPackMinFlops}, {"AVX-512 packed at every size", true, true, 0}}
+	packMin := gemmPackMinFlops
+	defer func() { gemmPackMinFlops = packMin }()
+	rnd := rand.New(rand.NewPCG(21, 22))
+	for _, sh := range shapes {
+		lda, ldb, ldc := sh.k+sh.padA, sh.k+sh.padB, sh.n+sh.padC
+		a, b := make([]float64, sh.m*lda), make([]float64, sh.n*ldb)
+		for i := range a {
+			a[i] = rnd.NormFloat64()
+		}
+		for i := range b {
+			b[i] = rnd.NormFloat64()
+		}
+		if sh.m > 2 { // a zero row: with alpha < 0 its entries are 0 + (−0) = +0
+			clear(a[sh.m/2*lda : sh.m/2*lda+sh.k])
+		}
+		c0 := make([]float64, sh.m*ldc)
+		for i := range c0 {
+			c0[i] = rnd.NormFloat64()
+		}
+		for _, ab := range [][2]float64{{1, 0}, {-2.5, 0}, {2.5, 1}, {-1.0 / 3, -0.5}} {
+			alpha, beta := ab[0], ab[1]
+			cin := append([]float64(nil), c0...)
+			if beta == 0 {
+				for i := range cin {
+					cin[i] = math.NaN()
+				}
+			}
+			want := append([]float64(nil), cin...)
+			refGemmNT(sh.m, sh.n, sh.k, alpha, a, lda, b, ldb, beta, want, ldc)
+			for _, mode := range modes {
+				if mode.asm && !haveAsm || mode.wide && !have {
+					continue
+				}
+				useAsm, useAvx512, gemmPackMinFlops = mode.asm, mode.wide, mode.packMin
+				got := append([]float64(nil), cin...)
+				GemmNT(sh.m, sh.n, sh.k, alpha, a, lda, b, ldb, beta, got, ldc)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+						t.Fatalf("%+v alpha=%v beta=%v %s: C[%d,%d] = %v, reference %v",
+							sh, alpha, beta, mode.name, i/ldc, i%ldc, got[i], want[i])
+					}
+				}
+			}
+		}
 	}
 }

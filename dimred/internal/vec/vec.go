@@ -171,3 +171,59 @@ func AddSqDiff(d, col []float64, c float64) {
 		d[j] += t * t
 	}
 }
+
+// Transpose sets dst[j·r+i] = x[i·ld+j] for i < r and j0 ≤ j < j1: columns
+// j0 … j1−1 of the r-row matrix x (leading dimension ld) as rows of its
+// transpose dst (row-major, leading dimension r). On AVX-512, eight
+// columns at a time are gathered in blocks of 256 rows (32 KB of x in L1);
+// otherwise it copies blocks of 32×32.
+func Transpose(dst, x []float64, ld, r, j0, j1 int) {
+	if r == 0 || j0 >= j1 {
+		return
+	}
+	_, _ = x[(r-1)*ld+j1-1], dst[(j1-1)*r+r-1]
+	j := j0
+	if useAvx512 && r >= 8 {
+		var idx [8]int64
+		for l := range idx {
+			idx[l] = int64(l * ld)
+		}
+		r8 := r &^ 7
+		for ; j+8 <= j1; j += 8 {
+			for i0 := 0; i0 < r8; i0 += 256 {
+				transpose8Avx512(&dst[j*r+i0], r, &x[i0*ld+j], ld, &idx[0], min(256, r8-i0))
+			}
+			for q := j; q < j+8; q++ {
+				for i := r8; i < r; i++ {
+					dst[q*r+i] = x[i*ld+q]
+				}
+			}
+		}
+	}
+	// Otherwise (and the last columns) in blocks of 32×32, four rows of x
+	// at a time giving four adjacent entries of a row of dst.
+	const blk = 32
+	for jb := j; jb < j1; jb += blk {
+		je := min(j1, jb+blk)
+		for i0 := 0; i0 < r; i0 += blk {
+			i1 := min(r, i0+blk)
+			i := i0
+			for ; i+4 <= i1; i += 4 {
+				r0 := x[i*ld+jb : i*ld+je]
+				r1 := x[(i+1)*ld+jb : (i+1)*ld+je]
+				r2 := x[(i+2)*ld+jb : (i+2)*ld+je]
+				r3 := x[(i+3)*ld+jb : (i+3)*ld+je]
+				r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
+				for q, v := range r0 {
+					o := dst[(jb+q)*r+i : (jb+q)*r+i+4]
+					o[0], o[1], o[2], o[3] = v, r1[q], r2[q], r3[q]
+				}
+			}
+			for ; i < i1; i++ {
+				for q, v := range x[i*ld+jb : i*ld+je] {
+					dst[(jb+q)*r+i] = v
+				}
+			}
+		}
+	}
+}

@@ -51,9 +51,10 @@ func axpyAsm(dst *float64, alpha float64, x *float64, n int)
 //go:noescape
 func maxAbsAsm(x *float64, n int) (m float64, nan int)
 
-// useAvx512 reports whether GemmNT's eight-lane kernel runs (AVX-512
-// Foundation, with the operating system saving the wide registers).
-var useAvx512 = useAsm && cpu.X86.HasAVX512F
+// useAvx512 reports whether GemmNT's eight-lane kernels run (AVX-512
+// Foundation and Vector Length, with the operating system saving the wide
+// registers).
+var useAvx512 = useAsm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 
 // dot3x4Avx512 sets c[4r+s] = Σ_{l<k} a[r·lda+l] b[s·ldb+l] for r < 3,
 // s < 4 on eight-lane registers (k a positive multiple of 8; lda, ldb in
@@ -61,6 +62,40 @@ var useAvx512 = useAsm && cpu.X86.HasAVX512F
 //
 //go:noescape
 func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64)
+
+// gemm6x4Packed computes, for the packed strip a of six rows of A and nb
+// packed strips b of four rows of B (k8 columns, a positive multiple of 8),
+// the 6×4 blocks of sums in dot8's order, and adds alpha times them to C
+// at c, rows ldc elements apart; mode 1 stores the sums instead, mode 2
+// sets C to 0 + alpha times them (C zero, not read).
+//
+//go:noescape
+func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int)
+
+// packStripAvx512 copies a strip of rs rows of x (leading dimension ld,
+// k8 columns, a positive multiple of 8) to dst interleaved eight columns
+// at a time: [k8/8][rs][8].
+//
+//go:noescape
+func packStripAvx512(dst, x *float64, ld, rs, k8 int)
+
+// transpose8Avx512 sets dst[q·r+i] = x[i·ld+q] for q < 8 and i < rows
+// (a positive multiple of 8); idx holds 0, ld, …, 7·ld.
+//
+//go:noescape
+func transpose8Avx512(dst *float64, r int, x *float64, ld int, idx *int64, rows int)
+
+// gemm3x2Avx2 is gemm6x4Packed on AVX2: a packed strip of three rows of A
+// against nb packed strips of two rows of B, in the same order of
+// summation and with the same modes.
+//
+//go:noescape
+func gemm3x2Avx2(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int)
+
+// packStripAvx2 is packStripAvx512 on four-wide registers.
+//
+//go:noescape
+func packStripAvx2(dst, x *float64, ld, rs, k8 int)
 
 // dot2x2x8Asm sets c[2r+s] = Σ_{l<k} a[r·lda+l] b[s·ldb+l] for r, s < 2 (k
 // a positive multiple of 8) in dot3x4Avx512's order of summation.

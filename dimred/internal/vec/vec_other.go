@@ -24,6 +24,22 @@ var useAvx512 = false
 
 func dot3x4Avx512(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
 
+func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int) {
+	panic("unreachable")
+}
+
+func packStripAvx512(dst, x *float64, ld, rs, k8 int) { panic("unreachable") }
+
+func transpose8Avx512(dst *float64, r int, x *float64, ld int, idx *int64, rows int) {
+	panic("unreachable")
+}
+
+func gemm3x2Avx2(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64, mode int) {
+	panic("unreachable")
+}
+
+func packStripAvx2(dst, x *float64, ld, rs, k8 int) { panic("unreachable") }
+
 func dot2x2x8Asm(a *float64, lda int, b *float64, ldb int, k int, c *float64) { panic("unreachable") }
 
 func dot8Asm(x, y *float64, k int) float64 { panic("unreachable") }

@@ -195,3 +195,34 @@ func TestMaxNonNeg(t *testing.T) {
 		}
 	}
 }
+
+// TestTranspose: columns off the blocks of eight columns and 256 rows,
+// rows not a multiple of 8, a padded leading dimension, a column range not
+// starting at 0; on the gather kernel and in plain Go.
+func TestTranspose(t *testing.T) {
+	have := useAvx512
+	defer func() { useAvx512 = have }()
+	for _, wide := range []bool{false, have} {
+		useAvx512 = wide
+		for _, sz := range [][4]int{{1, 1, 0, 1}, {8, 8, 0, 8}, {7, 13, 2, 11}, {300, 37, 3, 30}, {515, 19, 0, 17}} {
+			r, ld, j0, j1 := sz[0], sz[1], sz[2], sz[3]
+			x := make([]float64, (r-1)*ld+j1)
+			for i := range x {
+				x[i] = float64(i)
+			}
+			dst := make([]float64, j1*r)
+			Transpose(dst, x, ld, r, j0, j1)
+			for j := 0; j < j1; j++ {
+				for i := 0; i < r; i++ {
+					want := 0.0
+					if j >= j0 {
+						want = x[i*ld+j]
+					}
+					if dst[j*r+i] != want {
+						t.Fatalf("AVX-512 %v, %v: dst[%d,%d] = %v, want %v", wide, sz, j, i, dst[j*r+i], want)
+					}
+				}
+			}
+		}
+	}
+}
