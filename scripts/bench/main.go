@@ -5,6 +5,7 @@
 //	go run -tags openblas ./scripts/bench       # the same with OpenBLAS under gonum
 //	go run ./scripts/bench -smoke               # tiny sizes, agreement only (scripts/test)
 //	go run ./scripts/bench -threads 1           # per core: one thread on each side
+//	go run ./scripts/bench -ne [-threads 1]     # only t-SNE and UMAP at 10⁴–5·10⁴ points (~40 min)
 //	go run ./scripts/bench -report              # RESULTS.md and README's table from the results files
 //
 // Every task's input is written once to .npy files that both sides read;
@@ -22,9 +23,14 @@
 // driver re-executes itself with them set before anything runs. The
 // default (0) leaves every side at its own default (all cores).
 //
+// -ne runs the neighbour-embedding set instead of the default rows: t-SNE
+// and UMAP on USPS and clustered data of 10 000 and 50 000 points, which
+// the default run leaves out. They take minutes each, so the set is timed
+// once per side (-repeats is ignored) and recorded in its own file.
+//
 // Without -smoke the run is recorded in scripts/bench/results-<blas>.json
 // (blas = gonum or openblas; results-<blas>-<N>thread.json under
-// -threads N), scripts/bench/RESULTS.md is rewritten from
+// -threads N; -ne adds the suffix -ne), scripts/bench/RESULTS.md is rewritten from
 // every results file present, and so is the table between the
 // bench:begin/bench:end markers of README.md.
 package main
@@ -68,6 +74,7 @@ type row struct {
 
 type run struct {
 	Build     string            `json:"build"`             // gonum or openblas
+	Set       string            `json:"set,omitempty"`     // "ne": the neighbour-embedding set (-ne); "": the default rows
 	Threads   int               `json:"threads,omitempty"` // threads per side; 0: each side's default (all cores)
 	Date      string            `json:"date"`
 	Machine   map[string]string `json:"machine"`
@@ -84,6 +91,7 @@ func main() {
 	only := flag.String("only", "", "run only the tasks whose name contains this, or one of several separated by | (not recorded)")
 	report := flag.Bool("report", false, "only rewrite RESULTS.md and the README table from the recorded results-*.json")
 	threads := flag.Int("threads", 0, "threads per side (GOMAXPROCS and the BLAS/OpenMP pools); 0: each side's default")
+	ne := flag.Bool("ne", false, "run only the neighbour-embedding set (t-SNE, UMAP at 10⁴–5·10⁴ points), one timed run per side, recorded in its own results file")
 	flag.Parse()
 	if *report {
 		if err := writeReports(); err != nil {
@@ -105,7 +113,11 @@ func main() {
 	// dimred's BLAS for every gonum product of the run, as a user who
 	// wants speed would (importing dimred alone changes no global state).
 	linalg.UseFastBLAS()
-	if err := bench(*smoke, *repeats, *python, *only, *threads); err != nil {
+	if *ne && *smoke {
+		fmt.Fprintln(os.Stderr, "bench: -ne and -smoke exclude each other (the smoke run has the small t-SNE and UMAP rows)")
+		os.Exit(2)
+	}
+	if err := bench(*smoke, *ne, *repeats, *python, *only, *threads); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -262,7 +274,7 @@ func machine(py map[string]string) map[string]string {
 	return m
 }
 
-func bench(smoke bool, repeats int, python, only string, threads int) error {
+func bench(smoke, ne bool, repeats int, python, only string, threads int) error {
 	if _, err := os.Stat("scripts/bench/sk.py"); err != nil {
 		return errors.New("run from the repository root (scripts/bench/sk.py not found)")
 	}
@@ -286,7 +298,12 @@ func bench(smoke bool, repeats int, python, only string, threads int) error {
 	if strings.HasPrefix(linalg.BLASImplementation(), "OpenBLAS") {
 		build = "openblas"
 	}
-	r := run{Build: build, Threads: threads, Date: time.Now().UTC().Format("2006-01-02 15:04 MST"), Machine: machine(pyStr),
+	list := tasks(!smoke)
+	set := ""
+	if ne {
+		list, set, repeats = neTasks(), "ne", 1
+	}
+	r := run{Build: build, Set: set, Threads: threads, Date: time.Now().UTC().Format("2006-01-02 15:04 MST"), Machine: machine(pyStr),
 		LoadStart: loadAvg(), Repeats: repeats}
 	if smoke {
 		repeats = 1
@@ -298,7 +315,7 @@ func bench(smoke bool, repeats int, python, only string, threads int) error {
 	}
 	defer os.RemoveAll(tmp)
 	failed := 0
-	for ti, t := range tasks(!smoke) {
+	for ti, t := range list {
 		if !selected(t.name, only) {
 			continue
 		}
@@ -381,7 +398,7 @@ func bench(smoke bool, repeats int, python, only string, threads int) error {
 		return nil // a partial run is not recorded
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
-	if err := os.WriteFile(resultsFile(build, threads), append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(resultsFile(build, threads, set), append(b, '\n'), 0o644); err != nil {
 		return err
 	}
 	if err := writeReports(); err != nil {

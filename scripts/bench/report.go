@@ -31,22 +31,46 @@ func threadsLabel(threads int) string {
 	return fmt.Sprintf("%d threads per side", threads)
 }
 
-// resultsFile is where a run of the build in the thread mode is recorded.
-func resultsFile(build string, threads int) string {
-	if threads == 0 {
-		return fmt.Sprintf("scripts/bench/results-%s.json", build)
+// resultsFile is where a run of the build in the thread mode is recorded;
+// set "ne" (the -ne run) adds the suffix -ne.
+func resultsFile(build string, threads int, set string) string {
+	suffix := ""
+	if set != "" {
+		suffix = "-" + set
 	}
-	return fmt.Sprintf("scripts/bench/results-%s-%dthread.json", build, threads)
+	if threads == 0 {
+		return fmt.Sprintf("scripts/bench/results-%s%s.json", build, suffix)
+	}
+	return fmt.Sprintf("scripts/bench/results-%s-%dthread%s.json", build, threads, suffix)
+}
+
+// setLabel names a run's set of tasks in headings.
+func setLabel(set string) string {
+	if set == "ne" {
+		return ": t-SNE and UMAP (-ne)"
+	}
+	return ""
+}
+
+// runsLabel says how many timed runs per side a table's times are from.
+func runsLabel(repeats int) string {
+	if repeats == 1 {
+		return "One timed run per side."
+	}
+	return fmt.Sprintf("Minimum of %d runs per side.", repeats)
 }
 
 // table renders one run as a Markdown table with its circumstances.
 func table(r run) string {
 	var b strings.Builder
 	m := r.Machine
-	fmt.Fprintf(&b, "Build: **%s**, %s. %s, %s; %s cores (GOMAXPROCS %s), %s memory. Load average %s at the start, %s at the end. Minimum of %d runs per side.\n\n",
-		r.Build, threadsLabel(r.Threads), r.Date, m["cpu"], m["cores"], m["gomaxprocs"], m["memory"], r.LoadStart, r.LoadEnd, r.Repeats)
+	fmt.Fprintf(&b, "Build: **%s**, %s. %s, %s; %s cores (GOMAXPROCS %s), %s memory. Load average %s at the start, %s at the end. %s\n\n",
+		r.Build, threadsLabel(r.Threads), r.Date, m["cpu"], m["cores"], m["gomaxprocs"], m["memory"], r.LoadStart, r.LoadEnd, runsLabel(r.Repeats))
 	fmt.Fprintf(&b, "- dimred: %s, gonum %s, BLAS: %s\n", m["go"], m["gonum"], m["go_blas"])
 	fmt.Fprintf(&b, "- Python %s: NumPy %s, SciPy %s, scikit-learn %s, BLAS: %s\n", m["py_python"], m["py_numpy"], m["py_scipy"], m["py_sklearn"], m["py_blas"])
+	if r.Set == "ne" {
+		fmt.Fprintf(&b, "- umap-learn %s\n", m["py_umap-learn"])
+	}
 	fmt.Fprintf(&b, "- OPENBLAS_CORETYPE=%q for this run\n", m["OPENBLAS_CORETYPE"])
 	if r.Threads > 0 {
 		fmt.Fprintf(&b, "- both sides pinned: GOMAXPROCS, OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, MKL_NUM_THREADS, NUMBA_NUM_THREADS = %d\n", r.Threads)
@@ -108,8 +132,12 @@ func readRuns() ([]run, error) {
 		}
 		runs = append(runs, r)
 	}
-	// Pure Go first; within a build, all cores before one thread.
+	// The default set before -ne; pure Go first; within a build, all
+	// cores before one thread.
 	sort.SliceStable(runs, func(a, b int) bool {
+		if runs[a].Set != runs[b].Set {
+			return runs[a].Set < runs[b].Set
+		}
 		if ga, gb := runs[a].Build == "gonum", runs[b].Build == "gonum"; ga != gb {
 			return ga
 		}
@@ -147,7 +175,7 @@ func writeReports() error {
 	var b strings.Builder
 	b.WriteString(resultsHead)
 	for _, r := range runs {
-		fmt.Fprintf(&b, "## %s build, %s\n\n%s\n", r.Build, threadsLabel(r.Threads), table(r))
+		fmt.Fprintf(&b, "## %s build, %s%s\n\n%s\n", r.Build, threadsLabel(r.Threads), setLabel(r.Set), table(r))
 	}
 	if err := os.WriteFile("scripts/bench/RESULTS.md", []byte(b.String()), 0o644); err != nil {
 		return err
@@ -173,6 +201,26 @@ func writeReadme(runs []run) error {
 	}
 	var t strings.Builder
 	t.WriteString(readmeBegin + "\n")
+	var def, ne []run
+	for _, r := range runs {
+		if r.Set == "ne" {
+			ne = append(ne, r)
+		} else {
+			def = append(def, r)
+		}
+	}
+	readmeTable(&t, def)
+	if len(ne) > 0 {
+		t.WriteString("\nThe neighbour embeddings (`go run ./scripts/bench -ne`; scikit-learn's TSNE and umap-learn's UMAP on the Python side, one timed run per side; the agreement column of RESULTS.md compares trustworthiness T(10)):\n\n")
+		readmeTable(&t, ne)
+	}
+	s = s[:i] + t.String() + s[j:]
+	return os.WriteFile("README.md", []byte(s), 0o644)
+}
+
+// readmeTable writes the README table of runs: a row per task, a column
+// group per run, and the runs' dates and loads.
+func readmeTable(t *strings.Builder, runs []run) {
 	t.WriteString("| task |")
 	sep := "|---|"
 	for _, r := range runs {
@@ -183,7 +231,7 @@ func writeReadme(runs []run) error {
 				th += "s"
 			}
 		}
-		fmt.Fprintf(&t, " %s, %s: dimred | ratio |", map[string]string{"gonum": "pure Go", "openblas": "OpenBLAS"}[r.Build], th)
+		fmt.Fprintf(t, " %s, %s: dimred | ratio |", map[string]string{"gonum": "pure Go", "openblas": "OpenBLAS"}[r.Build], th)
 		sep += "---:|---:|"
 		if hasCPU(r) {
 			t.WriteString(" CPU ratio |")
@@ -202,14 +250,14 @@ func writeReadme(runs []run) error {
 		}
 	}
 	for _, n := range names {
-		fmt.Fprintf(&t, "| %s |", n)
+		fmt.Fprintf(t, "| %s |", n)
 		for _, r := range runs {
 			found := false
 			for _, w := range r.Rows {
 				if w.Name == n {
-					fmt.Fprintf(&t, " %s | %.2f |", secs(w.Go), w.Ratio)
+					fmt.Fprintf(t, " %s | %.2f |", secs(w.Go), w.Ratio)
 					if hasCPU(r) {
-						fmt.Fprintf(&t, " %.2f |", w.CPURatio)
+						fmt.Fprintf(t, " %.2f |", w.CPURatio)
 					}
 					found = true
 				}
@@ -225,9 +273,7 @@ func writeReadme(runs []run) error {
 	}
 	t.WriteString("\nRatio = scikit-learn/SciPy time ÷ dimred time in the same run (above 1: dimred faster); CPU ratio, where recorded, the same for the CPU time of the two processes (user + system, all threads).")
 	for _, r := range runs {
-		fmt.Fprintf(&t, " %s build, %s: %s, load average %s → %s.", r.Build, threadsLabel(r.Threads), r.Date, r.LoadStart, r.LoadEnd)
+		fmt.Fprintf(t, " %s build, %s: %s, load average %s → %s.", r.Build, threadsLabel(r.Threads), r.Date, r.LoadStart, r.LoadEnd)
 	}
 	t.WriteString(" Machine, versions, BLAS on both sides and agreement: [scripts/bench/RESULTS.md](scripts/bench/RESULTS.md).\n")
-	s = s[:i] + t.String() + s[j:]
-	return os.WriteFile("README.md", []byte(s), 0o644)
 }

@@ -34,7 +34,7 @@ type task struct {
 
 // tasks returns the benchmark's rows. full selects the size ladders of the
 // committed results; otherwise tiny sizes that check agreement in seconds
-// (scripts/test). Each method is one entry per size: a new shared method
+// (scripts/test). The neighbour embeddings at full size are neTasks. Each method is one entry per size: a new shared method
 // (say Isomap, once on main) joins with one line in each list.
 func tasks(full bool) []task {
 	if !full {
@@ -76,9 +76,17 @@ func tasks(full bool) []task {
 		mdsTask(200), mdsTask(201), kpcaTask(200), kpcaTask(201),
 		lleTask(500, 10), lleTask(900, 10), lleTask(990, 10), lleTask(1100, 10),
 		spectralTask(490, 10), spectralTask(500, 10), spectralTask(990, 10),
+	}, sdpTasks(true)...)
+}
+
+// neTasks returns the neighbour-embedding rows (t-SNE and UMAP at
+// n = 9298, 10 000 and 50 000), the set recorded by -ne: about 40 minutes
+// per run, so they are kept out of the default run and timed once per side.
+func neTasks() []task {
+	return []task{
 		tsneTask(uspsData), tsneTask(clusterData(10000)), tsneTask(clusterData(50000)),
 		umapTask(uspsData), umapTask(clusterData(10000)), umapTask(clusterData(50000)),
-	}, sdpTasks(true)...)
+	}
 }
 
 // lowRank returns an n×p sample of rank-r structure plus noise,

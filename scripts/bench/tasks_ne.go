@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 
 	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/dimred"
@@ -62,16 +61,6 @@ func clusterData(n int) neData {
 
 var uspsData = neData{"USPS digits (9298 × 256)", uspsAll}
 
-// threadNote marks a row run on one thread: the bench run with GOMAXPROCS=1
-// and OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=NUMBA_NUM_THREADS=1 in its
-// environment (sk.py then passes n_jobs=1 too).
-func threadNote() string {
-	if runtime.GOMAXPROCS(0) == 1 {
-		return ", 1 thread"
-	}
-	return ""
-}
-
 // neTask is a neighbour embedding (t-SNE or UMAP) of data (n×p) against
 // scikit-learn's TSNE or umap-learn's UMAP with their default settings. The two embeddings differ (stochastic, non-convex), so
 // the check compares their quality: trustworthiness T(10) estimated on the
@@ -81,7 +70,7 @@ func threadNote() string {
 func neTask(label, py string, data neData, fit func(Y *mat.Dense) (*mat.Dense, error)) task {
 	var Y, X *mat.Dense
 	return task{
-		name: fmt.Sprintf("%s, %s → 2-D%s", label, data.what, threadNote()),
+		name: fmt.Sprintf("%s, %s → 2-D", label, data.what),
 		py:   py,
 		gen: func(dir string) error {
 			y, err := data.gen()
