@@ -70,7 +70,7 @@ const (
 // NN-descent; the epochs cost O(n·k·NegativeSampleRate) each, most of it
 // the powers d^{2b} of the edge model (computed by a table-driven kernel,
 // umapPow, to 2e-14). On 50 000 clustered points of 50 features on one
-// thread, the search is about a third of the fit and the epochs the rest.
+// thread, the search is about 40 % of the fit and the epochs the rest.
 //
 // ProjectTo embeds new points as umap-learn's transform does: each new
 // point's fuzzy weights to its k nearest training points, a start at their
