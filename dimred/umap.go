@@ -65,6 +65,19 @@ const (
 // solver, whose vector kernels differ in the last bit between processors
 // with and without AVX2, which the stochastic optimisation then amplifies.
 //
+// Cost. The neighbour search is exact (blocked distances through the
+// package's matrix products, O(n²p)), where umap-learn uses approximate
+// NN-descent; the epochs cost O(n·k·NegativeSampleRate) each, most of it
+// the powers d^{2b} of the edge model (computed by a table-driven kernel,
+// umapPow, to 2e-14). On 50 000 clustered points of 50 features on one
+// thread, the search is about 40 % of the fit and the epochs the rest. A
+// thread-independent NN-descent (each point pulling candidates from its
+// neighbours' and reverse neighbours' lists of the previous round, random
+// start) was measured on those data and not adopted: four rounds took
+// 2.4 times the exact search and found 72 % of the true neighbours, ten
+// rounds 3.9 times and 83 % (50 independent dimensions per cluster defeat
+// its neighbours-of-neighbours premise).
+//
 // ProjectTo embeds new points as umap-learn's transform does: each new
 // point's fuzzy weights to its k nearest training points, a start at their
 // weighted mean position, and a third of the epochs of attraction to those
@@ -545,6 +558,11 @@ func (o *umapOptimiser) epoch(dst, start []float64, e int, alpha float64, heads 
 			}
 			copy(xi, dst[h*q:(h+1)*q])
 			s := splitmix64(o.seed ^ splitmix64(uint64(i)<<20^uint64(e)))
+			if q == 2 {
+				xi[0], xi[1] = o.move2(i, xi[0], xi[1], s, start, e, alpha, heads == nil)
+				copy(dst[h*q:(h+1)*q], xi)
+				continue
+			}
 			for t := o.g.RowPtr[i]; t < o.g.RowPtr[i+1]; t++ {
 				p := o.period[t]
 				if p < 0 {
@@ -562,7 +580,7 @@ func (o *umapOptimiser) epoch(dst, start []float64, e int, alpha float64, heads 
 					d2 += u * u
 				}
 				if d2 > 0 {
-					pw := detPow(d2, b-1)
+					pw := umapPow(d2, b-1)
 					coef := -2 * a * b * pw / (a*pw*d2 + 1)
 					for c := range xi {
 						xi[c] += alpha * clip4(coef*(xi[c]-xj[c]))
@@ -581,7 +599,7 @@ func (o *umapOptimiser) epoch(dst, start []float64, e int, alpha float64, heads 
 						d2 += u * u
 					}
 					if d2 > 0 {
-						coef := 2 * b / ((0.001 + d2) * (a*detPow(d2, b) + 1))
+						coef := 2 * b / ((0.001 + d2) * (a*umapPow(d2, b) + 1))
 						for c := range xi {
 							xi[c] += alpha * clip4(coef*(xi[c]-xk[c]))
 						}
@@ -591,6 +609,49 @@ func (o *umapOptimiser) epoch(dst, start []float64, e int, alpha float64, heads 
 			copy(dst[h*q:(h+1)*q], xi)
 		}
 	})
+}
+
+// move2 is epoch's step for one point i at (x0, x1) when q = 2: the same
+// operations in the same order as the general loop, unrolled (the common
+// case; the loops over coordinates cost as much as the arithmetic). self
+// skips negative samples that drew i itself.
+func (o *umapOptimiser) move2(i int, x0, x1 float64, s uint64, start []float64, e int, alpha float64, self bool) (float64, float64) {
+	a, b := o.a, o.b
+	n := uint64(o.n)
+	for t := o.g.RowPtr[i]; t < o.g.RowPtr[i+1]; t++ {
+		p := o.period[t]
+		if p < 0 {
+			continue
+		}
+		due := math.Floor(float64(e+1)/p) - math.Floor(float64(e)/p)
+		if due < 1 {
+			continue
+		}
+		j := o.g.Col[t]
+		xj := start[2*j : 2*j+2]
+		u0, u1 := x0-xj[0], x1-xj[1]
+		if d2 := u0*u0 + u1*u1; d2 > 0 {
+			pw := umapPow(d2, b-1)
+			coef := -2 * a * b * pw / (a*pw*d2 + 1)
+			x0 += alpha * clip4(coef*(x0-xj[0]))
+			x1 += alpha * clip4(coef*(x1-xj[1]))
+		}
+		for r := 0; r < o.neg; r++ {
+			s = splitmix64(s)
+			kk := int(s % n)
+			if kk == i && self {
+				continue
+			}
+			xk := start[2*kk : 2*kk+2]
+			u0, u1 := x0-xk[0], x1-xk[1]
+			if d2 := u0*u0 + u1*u1; d2 > 0 {
+				coef := 2 * b / ((0.001 + d2) * (a*umapPow(d2, b) + 1))
+				x0 += alpha * clip4(coef*(x0-xk[0]))
+				x1 += alpha * clip4(coef*(x1-xk[1]))
+			}
+		}
+	}
+	return x0, x1
 }
 
 // LatentTo stores the n×q embedding in dst.

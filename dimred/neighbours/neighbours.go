@@ -244,36 +244,48 @@ func knnBrute(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
 		linalg.GemmNT(1, q, rest, 0, G)
 		// Rows of the block: candidates j ≥ r0.
 		parallel.For(h, 16, func(lo, hi int) {
+			sqr := sq[r0:]
 			for ii := lo; ii < hi; ii++ {
 				i := r0 + ii
 				row := g[ii*w : (ii+1)*w]
+				sqr := sqr[:len(row)]
 				l := &lists[i]
+				sqi, worst := sq[i], l.worst
 				for jj, gj := range row {
-					j := r0 + jj
-					if j == i {
+					d := sqi + sqr[jj] - 2*gj
+					// offer's own first test, here to spare the
+					// call for the many candidates it rejects
+					// (worst ≥ 0, so d ≤ worst unclamped is the
+					// same test).
+					if d > worst || jj == ii {
 						continue
 					}
-					d := sq[i] + sq[j] - 2*gj
 					if d < 0 {
 						d = 0
 					}
-					l.offer(d, j, k)
+					l.offer(d, r0+jj, k)
+					worst = l.worst
 				}
 			}
 		})
 		// Columns beyond the block: candidates i ∈ [r0, r1).
 		parallel.For(n-r1, 64, func(lo, hi int) {
+			sqb := sq[r0:r1]
 			for jj := lo; jj < hi; jj++ {
 				j := r1 + jj
 				col := h + jj // G's column for point j
 				l := &lists[j]
-				for ii := 0; ii < h; ii++ {
-					i := r0 + ii
-					d := sq[i] + sq[j] - 2*g[ii*w+col]
+				sqj, worst := sq[j], l.worst
+				for ii, sqi := range sqb {
+					d := sqi + sqj - 2*g[ii*w+col]
+					if d > worst {
+						continue
+					}
 					if d < 0 {
 						d = 0
 					}
-					l.offer(d, i, k)
+					l.offer(d, r0+ii, k)
+					worst = l.worst
 				}
 			}
 		})
