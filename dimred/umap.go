@@ -127,8 +127,16 @@ var _ Projector = (*UMAP)(nil)
 // [0, 3·spread], the curve equal to 1 below minDist and
 // exp(−(d − minDist)/spread) above (umap-learn's find_ab_params; for
 // minDist 0.1, spread 1: a ≈ 1.577, b ≈ 0.895). Gauss–Newton with
-// Levenberg damping from a = 1, b = 1.
+// Levenberg damping from a = 1, b = 1, in units of spread: the curve
+// depends on d/spread alone, so b is that of (minDist/spread, 1) and a
+// that one's times spread^{−2b} (fitted in d itself, the damped steps from
+// a = 1 stalled far from a ≈ spread^{−2b} at spread 10⁶ or 10⁻⁶ and
+// beyond).
 func UMAPCurve(minDist, spread float64) (a, b float64) {
+	if spread != 1 {
+		a, b = UMAPCurve(minDist/spread, 1)
+		return a * detPow(spread, -2*b), b
+	}
 	const m = 300
 	xs := make([]float64, m)
 	ys := make([]float64, m)
