@@ -407,6 +407,12 @@ func (m *UMAP) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	}
 	g := fuzzyUnion(idx, smoothKNN(d, n, k), n, k)
 	a, b := UMAPCurve(minDist, spread)
+	if !(a > 0) || math.IsInf(a, 0) {
+		// a is of order Spread^(−2b): beyond about 10^±80 it does not exist
+		// in floating point (a = +Inf made every step NaN, a = 0 removed
+		// the attraction).
+		panic(fmt.Sprintf("dimred: UMAP: Spread = %v gives the edge model's a = %v (b = %.3g): not a positive finite number", spread, a, b))
+	}
 
 	seed := uint64(0x5eed)
 	if m.Src != nil {

@@ -146,6 +146,10 @@ func TestUMAPBadInput(t *testing.T) {
 		"Spread NaN":       {Spread: math.NaN()},
 		"NNeighbors < 0":   {NNeighbors: -1},
 		"LearningRate Inf": {LearningRate: math.Inf(1)},
+		// The edge model's a ∝ Spread^(−2b) overflows (every step NaN)
+		// or underflows (no attraction) at such spreads.
+		"Spread 1e-200": {MinDist: 1e-201, Spread: 1e-200},
+		"Spread 1e300":  {Spread: 1e300},
 	} {
 		func() {
 			defer func() {
