@@ -127,8 +127,16 @@ var _ Projector = (*UMAP)(nil)
 // [0, 3·spread], the curve equal to 1 below minDist and
 // exp(−(d − minDist)/spread) above (umap-learn's find_ab_params; for
 // minDist 0.1, spread 1: a ≈ 1.577, b ≈ 0.895). Gauss–Newton with
-// Levenberg damping from a = 1, b = 1.
+// Levenberg damping from a = 1, b = 1, in units of spread: the curve
+// depends on d/spread alone, so b is that of (minDist/spread, 1) and a
+// that one's times spread^{−2b} (fitted in d itself, the damped steps from
+// a = 1 stalled far from a ≈ spread^{−2b} at spread 10⁶ or 10⁻⁶ and
+// beyond).
 func UMAPCurve(minDist, spread float64) (a, b float64) {
+	if spread != 1 {
+		a, b = UMAPCurve(minDist/spread, 1)
+		return a * detPow(spread, -2*b), b
+	}
 	const m = 300
 	xs := make([]float64, m)
 	ys := make([]float64, m)
@@ -399,6 +407,12 @@ func (m *UMAP) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	}
 	g := fuzzyUnion(idx, smoothKNN(d, n, k), n, k)
 	a, b := UMAPCurve(minDist, spread)
+	if !(a > 0) || math.IsInf(a, 0) {
+		// a is of order Spread^(−2b): beyond about 10^±80 it does not exist
+		// in floating point (a = +Inf made every step NaN, a = 0 removed
+		// the attraction).
+		panic(fmt.Sprintf("dimred: UMAP: Spread = %v gives the edge model's a = %v (b = %.3g): not a positive finite number", spread, a, b))
+	}
 
 	seed := uint64(0x5eed)
 	if m.Src != nil {

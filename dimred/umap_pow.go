@@ -21,16 +21,26 @@ import "math"
 // math.Pow; the rounding of t = y log₂ x alone costs up to ln 2·ulp(t)),
 // far below the steps' noise; the point is the speed: it is the inner
 // operation of every attractive and repulsive sample. Arguments outside
-// the kernels' range (x not a positive normal number, |y log₂ x| ≥ 1000)
-// take detPow. Every product is converted explicitly, which forbids the
-// compiler to fuse it with the following addition (Go spec,
+// the kernels' range (x zero, negative, Inf or NaN, |y log₂ x| ≥ 1000)
+// take detPow; a subnormal x is scaled by 2⁵⁴ into the kernels' range
+// (detPow's math.Log is wrong there on amd64), its 2^t for |t| ≥ 1000
+// taken by detExp. Every product is converted explicitly, which forbids
+// the compiler to fuse it with the following addition (Go spec,
 // "Floating-point operators"), so the result is the same with any GOAMD64
 // level and on any amd64 processor.
 func umapPow(x, y float64) float64 {
 	bits := math.Float64bits(x)
 	ex := int(bits>>52) - 1023 // x > 0: no sign bit
 	if ex <= -1023 || ex >= 1024 {
-		return detPow(x, y) // zero, subnormal, Inf, NaN, negative
+		if bits-1 >= 1<<52-1 {
+			return detPow(x, y) // zero, Inf, NaN, negative
+		}
+		// x a positive subnormal: math.Log, and so detPow, does not
+		// normalise those on amd64 (Go issue 56600: it gives −709.09 for
+		// log(2^−1074), not −744.44), so x·2⁵⁴, a normal number, goes
+		// through the kernel with its exponent lowered by 54.
+		bits = math.Float64bits(x * 0x1p54)
+		ex = int(bits>>52) - 1023 - 54
 	}
 	i := (bits >> (52 - 8)) & 255
 	m := math.Float64frombits(bits&(1<<52-1) | 1023<<52)
@@ -44,6 +54,9 @@ func umapPow(x, y float64) float64 {
 	l2 := (float64(ex) + powLog2C[i]) + float64(float64(r*p)*math.Log2E)
 	t := float64(y * l2)
 	if !(t > -1000 && t < 1000) {
+		if ex < -1022 { // subnormal x: 2^t from the kernel's log₂ x
+			return detExp(float64(t * math.Ln2))
+		}
 		return detPow(x, y)
 	}
 	// k = round(64t) (to even): adding 1.5·2⁵² leaves k in the low bits.

@@ -18,6 +18,22 @@ func TestUMAPCurve(t *testing.T) {
 	}
 }
 
+// TestUMAPCurveScale: the curve depends on d/spread alone, so b is the
+// same at every spread and a·spread^{2b} too. Fitted in d itself, the
+// damped steps from a = 1 stalled at spread 10⁶ and 10⁻⁶ (b = 1.12 and
+// 1.07 for 1.93) and at 10¹² and 10⁻¹² (a = b = 1, the start).
+func TestUMAPCurveScale(t *testing.T) {
+	for _, f := range []float64{0.1, 1} {
+		a1, b1 := UMAPCurve(f, 1)
+		for _, s := range []float64{1e-12, 1e-6, 1e-3, 10, 1e6, 1e12} {
+			a, b := UMAPCurve(f*s, s)
+			if as := a * math.Pow(s, 2*b); math.Abs(b-b1) > 1e-6*b1 || math.Abs(as-a1) > 1e-6*a1 {
+				t.Errorf("UMAPCurve(%g, %g): a·spread^2b = %.6g, b = %.6g; at spread 1: %.6g, %.6g", f*s, s, as, b, a1, b1)
+			}
+		}
+	}
+}
+
 // TestSmoothKNN: every row's weights sum to log₂ k (umap-learn's
 // smooth_knn_dist target), the nearest neighbour has weight 1.
 func TestSmoothKNN(t *testing.T) {
@@ -130,6 +146,10 @@ func TestUMAPBadInput(t *testing.T) {
 		"Spread NaN":       {Spread: math.NaN()},
 		"NNeighbors < 0":   {NNeighbors: -1},
 		"LearningRate Inf": {LearningRate: math.Inf(1)},
+		// The edge model's a ∝ Spread^(−2b) overflows (every step NaN)
+		// or underflows (no attraction) at such spreads.
+		"Spread 1e-200": {MinDist: 1e-201, Spread: 1e-200},
+		"Spread 1e300":  {Spread: 1e300},
 	} {
 		func() {
 			defer func() {

@@ -53,6 +53,9 @@ func TestVerdict(t *testing.T) {
 		{"test.matrix", (*mat.Dense)(nil), false, "nil *mat.Dense"},
 		{"test.vector", (*mat.VecDense)(nil), false, "nil *mat.VecDense"},
 		{"test.zero", []float64{1, 0}, false, "relative error"},
+		// A view of a nil matrix (X.T() of a var X *mat.Dense never
+		// assigned) is not a nil pointer, and reading it panicked.
+		{"test.matrix", (*mat.Dense)(nil).T(), false, "could not be read"},
 	} {
 		ok, why := Verdict(tc.id, tc.got)
 		if ok != tc.ok || !strings.Contains(why, tc.want) {

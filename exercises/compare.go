@@ -59,6 +59,18 @@ func asValue(x any) (value, bool) {
 	return value{}, false
 }
 
+// readAnswer is asValue for a student's answer, with a panic while
+// reading it (a view of a nil matrix) returned as bad.
+func readAnswer(x any) (v value, ok bool, bad any) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, ok, bad = value{}, false, r
+		}
+	}()
+	v, ok = asValue(x)
+	return v, ok, nil
+}
+
 // number returns v as a float64 when it is of an integer or floating-point
 // kind.
 func number(v reflect.Value) (float64, bool) {
@@ -93,7 +105,12 @@ func compare(gotAny, wantAny any, a Answer) (bool, string) {
 		// var X *mat.Dense, never assigned: its methods would dereference nil.
 		return false, fmt.Sprintf("yours is a nil %T: nothing was stored in it", gotAny)
 	}
-	got, ok := asValue(gotAny)
+	got, ok, bad := readAnswer(gotAny)
+	if bad != nil {
+		// A nil matrix inside a view (X.T() of a var X *mat.Dense never
+		// assigned) passes the test above and panics when read.
+		return false, fmt.Sprintf("yours, a %T, could not be read (%v): is a matrix in it nil?", gotAny, bad)
+	}
 	if !ok {
 		return false, fmt.Sprintf("a value of type %T cannot be checked: give a number (float64, int, …), a slice of numbers or a mat.Matrix", gotAny)
 	}

@@ -19,7 +19,8 @@ func UseFastBLAS() { blas64.Use(dimredBLAS()) }
 
 // Gemm is blas64.Gemm — C = alpha·op(A)·op(B) + beta·C — on dimred's BLAS,
 // whatever the process's gonum BLAS is (see UseFastBLAS). Shapes follow
-// blas64.Gemm, which panics on a mismatch.
+// blas64.Gemm, which panics on a mismatch. As in BLAS, c must not share
+// memory with a or b (not checked).
 func Gemm(tA, tB blas.Transpose, alpha float64, a, b blas64.General, beta float64, c blas64.General) {
 	var m, n, k int
 	if tA == blas.NoTrans {

@@ -16,7 +16,9 @@ import (
 // times gonum's pure-Go Dgemm per CPU-second), with bit-identical results on
 // every amd64 processor; the openblas build uses the system BLAS. As in
 // BLAS, beta = 0 sets C without reading it, and NaN in A or B gives NaN in
-// C (callers validate). Mismatched shapes panic.
+// C (callers validate). Mismatched shapes panic. A and B may be the same
+// matrix (Y Yᵀ); C must not share memory with either, as in BLAS (it is
+// not checked: the product would read entries already overwritten).
 func GemmNT(alpha float64, A, B blas64.General, beta float64, C blas64.General) {
 	if A.Cols != B.Cols || C.Rows != A.Rows || C.Cols != B.Rows {
 		panic("dimred: GemmNT shape mismatch")

@@ -259,3 +259,86 @@ func TestGemmNTBitsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmNTSpecialValues compares GemmNT bit for bit with refGemmNT (NaN
+// against NaN) on operands holding NaN, ±Inf, ±1e300, ±1e154 (whose
+// products overflow), −0, subnormals and the smallest normal number —
+// sparsely, and densely enough that most sums meet one — including a row
+// of −0 and one of subnormals, on shapes one below, at and one above the
+// packed kernel's blocks (gemmMC = 60 rows of A, gemmPackNC = 64 of B,
+// gemmNChunk = 1024, k-panels of gemmKC = 512), with alpha and beta
+// among 0, −0, ±1, NaN, Inf and 1e300, on every kernel this processor has.
+func TestGemmNTSpecialValues(t *testing.T) {
+	have, haveAsm := useAvx512, useAsm
+	defer func() { useAvx512, useAsm = have, haveAsm }()
+	packMin := gemmPackMinFlops
+	defer func() { gemmPackMinFlops = packMin }()
+	special := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e300, 1e154, -1e154,
+		math.Copysign(0, -1), 0, 5e-324, -4.9e-310, 0x1p-1022}
+	rnd := rand.New(rand.NewPCG(99, 7))
+	entry := func(p float64) float64 {
+		if rnd.Float64() < p {
+			return special[rnd.IntN(len(special))]
+		}
+		return rnd.NormFloat64()
+	}
+	type shape struct{ m, n, k int }
+	var shapes []shape
+	for _, m := range []int{59, 60, 61} {
+		for _, n := range []int{63, 64, 65} {
+			for _, k := range []int{7, 511, 513} {
+				shapes = append(shapes, shape{m, n, k})
+			}
+		}
+	}
+	shapes = append(shapes, shape{7, 1025, 16}, shape{13, 5, 1025})
+	modes := []struct {
+		name      string
+		asm, wide bool
+		packMin   float64
+	}{{"plain Go", false, false, 0}, {"AVX2", true, false, packMin}, {"AVX2 packed", true, false, 0},
+		{"AVX-512", true, true, packMin}, {"AVX-512 packed", true, true, 0}}
+	for si, sh := range shapes {
+		lda, ldb, ldc := sh.k+si%3, sh.k+si%2, sh.n+1
+		p := 0.002
+		if si%4 == 0 {
+			p = 0.3
+		}
+		a, b := make([]float64, sh.m*lda), make([]float64, sh.n*ldb)
+		for i := range a {
+			a[i] = entry(p)
+		}
+		for i := range b {
+			b[i] = entry(p)
+		}
+		for l := 0; l < sh.k; l++ {
+			a[l] = math.Copysign(0, -1)
+			a[lda+l] = 5e-324 * float64(l%3)
+		}
+		c0 := make([]float64, sh.m*ldc)
+		for i := range c0 {
+			c0[i] = entry(p)
+		}
+		negZero := math.Copysign(0, -1)
+		for _, ab := range [][2]float64{{1, 0}, {-1, 0}, {negZero, 0}, {0, 1}, {-1.0 / 3, -0.5},
+			{1e300, 0}, {math.NaN(), 0}, {1, negZero}, {math.Inf(1), 2}} {
+			alpha, beta := ab[0], ab[1]
+			want := append([]float64(nil), c0...)
+			refGemmNT(sh.m, sh.n, sh.k, alpha, a, lda, b, ldb, beta, want, ldc)
+			for _, mode := range modes {
+				if mode.asm && !haveAsm || mode.wide && !have {
+					continue
+				}
+				useAsm, useAvx512, gemmPackMinFlops = mode.asm, mode.wide, mode.packMin
+				got := append([]float64(nil), c0...)
+				GemmNT(sh.m, sh.n, sh.k, alpha, a, lda, b, ldb, beta, got, ldc)
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+						t.Fatalf("%+v alpha=%v beta=%v %s: C[%d,%d] = %v, reference %v",
+							sh, alpha, beta, mode.name, i/ldc, i%ldc, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

@@ -59,7 +59,9 @@ func DecodeNotebook(b []byte) (map[string]any, error) {
 
 // EncodeNotebook writes nb in the layout Jupyter and nbconvert write:
 // one-space indent, keys sorted, no HTML escaping (<, >, & stay as they
-// are), a final newline.
+// are), U+2028 and U+2029 as themselves (Python's json.dumps with
+// ensure_ascii=False writes them so; encoding/json escapes them always), a
+// final newline.
 func EncodeNotebook(nb map[string]any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -68,7 +70,38 @@ func EncodeNotebook(nb map[string]any) ([]byte, error) {
 	if err := enc.Encode(nb); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return unescapeSeparators(buf.Bytes()), nil
+}
+
+// unescapeSeparators replaces encoding/json's escapes \u2028 and \u2029 in
+// b by the characters, leaving an escaped backslash followed by "u2028"
+// (\\u2028, the text \u2028) as it is.
+func unescapeSeparators(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u202`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if b[i+1] == 'u' && i+6 <= len(b) {
+			switch string(b[i+2 : i+6]) {
+			case "2028":
+				out = append(out, "\u2028"...)
+				i += 5
+				continue
+			case "2029":
+				out = append(out, "\u2029"...)
+				i += 5
+				continue
+			}
+		}
+		out = append(out, b[i], b[i+1]) // an escape: its second byte is not a new one
+		i++
+	}
+	return out
 }
 
 // CellMaps returns the cells of a decoded notebook, each the map nb holds

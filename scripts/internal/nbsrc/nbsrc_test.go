@@ -169,3 +169,47 @@ func TestNotebookRoundTrip(t *testing.T) {
 		t.Error("no cell tagged exercise in any notebook")
 	}
 }
+
+// A part file with CRLF line ends or a byte-order mark (as an editor on
+// Windows may save it) gives the cells of the same file with LF ends: no
+// stray "\r" at the end of each source line, no "text before the first
+// header" error for the mark.
+func TestParseCRLFAndBOM(t *testing.T) {
+	lf := "-- markdown --\n# Title é\n\nText\n-- code tags=exercise --\nx := 1\n\n"
+	want, err := Parse(lf, "lf.nb")
+	if err != nil || len(want) != 2 {
+		t.Fatalf("LF file: %v, %d cells", err, len(want))
+	}
+	for _, text := range []string{strings.ReplaceAll(lf, "\n", "\r\n"), "\ufeff" + lf, "\ufeff" + strings.ReplaceAll(lf, "\n", "\r\n")} {
+		got, err := Parse(text, "crlf.nb")
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: cells %q, want %q", text, got, want)
+		}
+	}
+}
+
+// EncodeNotebook writes U+2028 and U+2029 as Jupyter does (Python's
+// json.dumps, ensure_ascii=False: the characters themselves), so a
+// notebook holding them decodes and encodes back to its bytes; the text
+// `\u2028` (an escaped backslash) stays escaped.
+func TestEncodeNotebookLineSeparators(t *testing.T) {
+	b := []byte("{\n \"cells\": [\n  {\n   \"source\": [\n    \"a\u2028b\u2029c \\\\u2028 \\\\\\\\u2029 \\u001b\\b\\f\\t\"\n   ]\n  }\n ],\n \"nbformat\": 4\n}\n")
+	nb, err := DecodeNotebook(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Text(CellMaps(nb)[0]["source"]); got != "a\u2028b\u2029c \\u2028 \\\\u2029 \x1b\b\f\t" {
+		t.Fatalf("decoded source %q", got)
+	}
+	out, err := EncodeNotebook(nb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, b) {
+		t.Errorf("round trip:\n got %q\nwant %q", out, b)
+	}
+}

@@ -90,8 +90,11 @@ func ReadSourceSolutions(dir string) (cells, solutions []Cell, err error) {
 // headerRe is a cell's header line: its type and optional tags.
 var headerRe = regexp.MustCompile(`^-- (markdown|code)(?: tags=([\w-]+(?:,[\w-]+)*))? --$`)
 
-// Parse splits one part file into cells; name is used in errors.
+// Parse splits one part file into cells; name is used in errors. A file
+// saved with CRLF line ends (a Windows checkout) or a leading byte-order
+// mark reads as the same file with LF ends and no mark.
 func Parse(text, name string) ([]Cell, error) {
+	text = strings.ReplaceAll(strings.TrimPrefix(text, "\ufeff"), "\r\n", "\n")
 	var cells []Cell
 	var cur *Cell
 	var buf []string
