@@ -29,7 +29,7 @@ func TestCh4SixesFigures(t *testing.T) {
 		{"X4.2", FigX4_2ComponentsFor90},
 		{"X4.3", FigX4_3PreImages},
 	} {
-		f, err := c.make()
+		f, err := drawOnce(c.make) // drawn once per process, shared with TestAllRegisteredFiguresRender
 		if err != nil {
 			t.Fatalf("%s: %v", c.id, err)
 		}

@@ -34,7 +34,7 @@ func TestMaxEntFigures(t *testing.T) {
 		{"P8", FigP8DrillSweepK20},
 		{"P9", FigP9DrillSweepAllPairs},
 	} {
-		f, err := c.make()
+		f, err := drawOnce(c.make) // drawn once per process, shared with TestAllRegisteredFiguresRender
 		if err != nil {
 			t.Fatalf("%s: %v", c.id, err)
 		}

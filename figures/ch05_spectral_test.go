@@ -38,7 +38,7 @@ func TestCh5SpectralFigures(t *testing.T) {
 		{"X5.3", FigX5_3StickQuality}, {"X5.4", FigX5_4RobotQuality},
 		{"X5.5", FigX5_5SwissRollQuality}, {"X5.6", FigX5_6SixesQuality},
 	} {
-		f, err := c.make()
+		f, err := drawOnce(c.make) // drawn once per process, shared with TestAllRegisteredFiguresRender
 		if err != nil {
 			t.Fatalf("%s: %v", c.id, err)
 		}

@@ -29,7 +29,7 @@ func TestFig6_5Multimodal(t *testing.T) {
 			t.Errorf("seed %d: ∫p(y)dy = %v", seed, mass)
 		}
 	}
-	f, err := Fig6_5GaussianThroughMap()
+	f, err := drawOnce(Fig6_5GaussianThroughMap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestFig6_13Posterior(t *testing.T) {
 // Fig 6.12: the coarse grid's density ripples (bubbles), the fine grid's
 // hardly.
 func TestFig6_12Bubblewrap(t *testing.T) {
-	f, err := Fig6_12Bubblewrap()
+	f, err := drawOnce(Fig6_12Bubblewrap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestFig6_12Bubblewrap(t *testing.T) {
 func TestCh6SyntheticGolden(t *testing.T) {
 	for _, fn := range []func() (*Figure, error){Fig6_1RBFBasis, Fig6_2SampledFunctions, Fig6_3Manifold, Fig6_4String,
 		Fig6_5GaussianThroughMap, Fig6_6GaussianTo2D, Fig6_7GaussianTo3D, Fig6_9SampledGaussianTo2D, Fig6_12Bubblewrap, Fig6_13PosteriorSharpness} {
-		f, err := fn()
+		f, err := drawOnce(fn)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +166,7 @@ func TestFig6_10FromSavedCentres(t *testing.T) {
 // Fig 6.9's caption in the draft duplicates Fig 6.6's: ours is editorial,
 // not reproduced.
 func TestFig6_9Editorial(t *testing.T) {
-	f, err := Fig6_9SampledGaussianTo2D()
+	f, err := drawOnce(Fig6_9SampledGaussianTo2D)
 	if err != nil {
 		t.Fatal(err)
 	}

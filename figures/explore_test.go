@@ -27,6 +27,12 @@ func cpuTime() time.Duration {
 // redraw of a computed state (draw + PNG) takes well under a second of
 // CPU time (the process's user + system time, which the machine's load
 // does not inflate as it does the wall time; both are logged).
+//
+// The states go through the on-disk result cache (Cached), as in the
+// notebook: a state this code version computed before is read, one not yet
+// computed is computed and stored — for notebook 09 and the live-widget
+// test that scripts/test runs after go test. In CI scripts/test points
+// DIMRED_NBCACHE at an empty folder, so there every state is computed.
 func TestExplorers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits every slider position of four models; not in -short")
@@ -34,7 +40,6 @@ func TestExplorers(t *testing.T) {
 	if os.Getenv("DIMRED_DATA") == "" && os.Getenv("DIMRED_REQUIRE_DATA") != "1" {
 		t.Skip("needs the oil data and the six: set DIMRED_DATA")
 	}
-	t.Setenv(CacheEnv, t.TempDir())
 	for _, mk := range []func() (*Explorer, error){ExploreNeighbours, ExploreKernelWidth, ExploreGTM, ExplorePPCAMissing} {
 		e, err := mk()
 		if err != nil {
