@@ -67,27 +67,3 @@ func TestGemmNTShapes(t *testing.T) {
 		}()
 	}
 }
-
-// TestTransposed: Dgemm's transposed copy, on shapes off its blocks of 32
-// and its groups of four rows, with a padded leading dimension, on one and
-// on three goroutines (a recycled buffer the second time).
-func TestTransposed(t *testing.T) {
-	for _, sz := range [][3]int{{1, 1, 1}, {3, 5, 7}, {37, 45, 50}, {301, 403, 410}} {
-		r, c, ld := sz[0], sz[1], sz[2]
-		x := make([]float64, (r-1)*ld+c)
-		for i := range x {
-			x[i] = float64(i)
-		}
-		for _, w := range []int{1, 3, 3} {
-			out := transposed(x, ld, r, c, w)
-			for j := 0; j < c; j++ {
-				for i := 0; i < r; i++ {
-					if out[j*r+i] != x[i*ld+j] {
-						t.Fatalf("%v w=%d: transpose[%d,%d] = %v, want %v", sz, w, j, i, out[j*r+i], x[i*ld+j])
-					}
-				}
-			}
-			putTransposed(out)
-		}
-	}
-}
