@@ -51,8 +51,11 @@ const ExploreIdleEnv = "DIMRED_EXPLORE_IDLE"
 
 // explorePing is how long Run waits for the front end to answer before it
 // takes the notebook to be headless (GoNB itself waits 3 s for its
-// WebSocket to open).
-const explorePing = 6 * time.Second
+// WebSocket to open). It was 6 s; on a loaded machine the browser's
+// connection took longer, and the widgets fell back to a static figure
+// with a live front end attached. The wait is only paid where no front
+// end answers and DIMRED_NOTEBOOK_HEADLESS is not set.
+const explorePing = 15 * time.Second
 
 // ExploreParam is one slider: its name and the label of each position.
 type ExploreParam struct {
@@ -185,7 +188,7 @@ func (e *Explorer) frontEnd() bool {
   const ping = () => {
     const c = globalThis.gonb_comm;
     if (c) { try { c.send(%q, 1); } catch (e) {} }
-    if (Date.now() - t0 < 8000) setTimeout(ping, 250);
+    if (Date.now() - t0 < 20000) setTimeout(ping, 250);
   };
   ping();
 })();`, addr))
