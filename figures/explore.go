@@ -50,11 +50,11 @@ const HeadlessEnv = "DIMRED_NOTEBOOK_HEADLESS"
 const ExploreIdleEnv = "DIMRED_EXPLORE_IDLE"
 
 // explorePing is how long Run waits for the front end to answer before it
-// takes the notebook to be headless (GoNB itself waits 3 s for its
-// WebSocket to open). It was 6 s; on a loaded machine the browser's
-// connection took longer, and the widgets fell back to a static figure
-// with a live front end attached. The wait is only paid where no front
-// end answers and DIMRED_NOTEBOOK_HEADLESS is not set.
+// takes the notebook to be headless. The answer can take several of
+// frontEnd's attempts on a loaded machine (GoNB's script gives up on a
+// slow acknowledgement, and a new channel is asked for every
+// exploreRetry). The wait is only paid where no front end answers and
+// DIMRED_NOTEBOOK_HEADLESS is not set.
 const explorePing = 15 * time.Second
 
 // ExploreParam is one slider: its name and the label of each position.
@@ -170,6 +170,16 @@ func (e *Explorer) id(part string) string { return "dimred-explore-" + e.Name + 
 
 // frontEnd reports whether a browser answers through GoNB's comms within
 // explorePing.
+//
+// GoNB opens its channel to the browser on the first comms call (here the
+// Subscribe): it sends a script that opens a WebSocket and a comm, and the
+// script gives up for good when the kernel's acknowledgement takes over
+// 500 ms, which a loaded machine can make it do. The kernel notices only
+// when asked again: a later comms call more than a second after the last
+// message makes it send a heartbeat and, without an answer, the script
+// anew. So while no answer has come, the front end is asked again every
+// exploreRetry (comms.Start), and the ping below uses whichever gonb_comm
+// is current.
 func (e *Explorer) frontEnd() bool {
 	addr := "/dimred/explore/" + e.Name + "/ping"
 	got := make(chan struct{}, 1)
@@ -181,24 +191,38 @@ func (e *Explorer) frontEnd() bool {
 	})
 	defer comms.Unsubscribe(sub)
 	// gonb_comm appears once GoNB's WebSocket is open, and may be replaced
-	// (a stale one after a page reload): send the ping every 250 ms for a
-	// while, whichever gonb_comm is current.
+	// (a stale one after a page reload, or a new one after a failed
+	// start): send the ping every 250 ms for a while, whichever gonb_comm
+	// is current.
 	dom.TransientJavascript(fmt.Sprintf(`(() => {
   const t0 = Date.now();
   const ping = () => {
     const c = globalThis.gonb_comm;
     if (c) { try { c.send(%q, 1); } catch (e) {} }
-    if (Date.now() - t0 < 20000) setTimeout(ping, 250);
+    if (Date.now() - t0 < %d) setTimeout(ping, 250);
   };
   ping();
-})();`, addr))
-	select {
-	case <-got:
-		return true
-	case <-time.After(explorePing):
-		return false
+})();`, addr, (explorePing + 5*time.Second).Milliseconds()))
+	deadline := time.After(explorePing)
+	retry := time.NewTicker(exploreRetry)
+	defer retry.Stop()
+	for {
+		select {
+		case <-got:
+			return true
+		case <-retry.C:
+			comms.Start()
+		case <-deadline:
+			return false
+		}
 	}
 }
+
+// exploreRetry is how often frontEnd asks GoNB again to open its channel
+// to the browser while no answer has come: more than GoNB's one second
+// after which it checks a quiet channel with a heartbeat, and its 3 s wait
+// for a new one to open.
+const exploreRetry = 2 * time.Second
 
 func idleTimeout() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv(ExploreIdleEnv)); err == nil && d > 0 {
