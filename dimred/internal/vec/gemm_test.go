@@ -247,12 +247,14 @@ func TestGemmNTBitsTable(t *testing.T) {
 					continue
 				}
 				useAsm, useAvx512, gemmPackMinFlops = mode.asm, mode.wide, mode.packMin
-				got := append([]float64(nil), cin...)
-				GemmNT(sh.m, sh.n, sh.k, alpha, a, lda, b, ldb, beta, got, ldc)
-				for i := range got {
-					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
-						t.Fatalf("%+v alpha=%v beta=%v %s: C[%d,%d] = %v, reference %v",
-							sh, alpha, beta, mode.name, i/ldc, i%ldc, got[i], want[i])
+				for _, op := range layouts(sh.m, sh.n, sh.k, a, lda, b, ldb) {
+					got := append([]float64(nil), cin...)
+					Gemm(op.tA, op.tB, sh.m, sh.n, sh.k, alpha, op.a, op.lda, op.b, op.ldb, beta, got, ldc)
+					for i := range got {
+						if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+							t.Fatalf("%+v alpha=%v beta=%v %s, %s: C[%d,%d] = %v, reference %v",
+								sh, alpha, beta, mode.name, op.name, i/ldc, i%ldc, got[i], want[i])
+						}
 					}
 				}
 			}
@@ -330,13 +332,82 @@ func TestGemmNTSpecialValues(t *testing.T) {
 					continue
 				}
 				useAsm, useAvx512, gemmPackMinFlops = mode.asm, mode.wide, mode.packMin
-				got := append([]float64(nil), c0...)
-				GemmNT(sh.m, sh.n, sh.k, alpha, a, lda, b, ldb, beta, got, ldc)
-				for i := range got {
-					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
-						t.Fatalf("%+v alpha=%v beta=%v %s: C[%d,%d] = %v, reference %v",
-							sh, alpha, beta, mode.name, i/ldc, i%ldc, got[i], want[i])
+				for _, op := range layouts(sh.m, sh.n, sh.k, a, lda, b, ldb) {
+					got := append([]float64(nil), c0...)
+					Gemm(op.tA, op.tB, sh.m, sh.n, sh.k, alpha, op.a, op.lda, op.b, op.ldb, beta, got, ldc)
+					for i := range got {
+						if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+							t.Fatalf("%+v alpha=%v beta=%v %s, %s: C[%d,%d] = %v, reference %v",
+								sh, alpha, beta, mode.name, op.name, i/ldc, i%ldc, got[i], want[i])
+						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// layout is one storage of the operands of a product op(A)·op(B) for
+// Gemm.
+type layout struct {
+	name     string
+	tA, tB   bool
+	a, b     []float64
+	lda, ldb int
+}
+
+// layouts returns the four storages of the product A·Bᵀ (A m×k, B n×k,
+// leading dimensions lda and ldb) that Gemm accepts: GemmNT's (A, B
+// stored as given, tB), and those with A stored k×m (tA) and B stored k×n
+// (not tB), each transposed copy with leading dimension two over its
+// width. All four must give the same bits.
+func layouts(m, n, k int, a []float64, lda int, b []float64, ldb int) []layout {
+	tr := func(x []float64, ld, rows int) ([]float64, int) {
+		ldt := rows + 2
+		y := make([]float64, max(0, k*ldt))
+		for i := range y {
+			y[i] = math.NaN() // the padding must not be read
+		}
+		for i := 0; i < rows; i++ {
+			for l := 0; l < k; l++ {
+				y[l*ldt+i] = x[i*ld+l]
+			}
+		}
+		return y, ldt
+	}
+	at, ldat := tr(a, lda, m)
+	bt, ldbt := tr(b, ldb, n)
+	return []layout{{"A·Bᵀ", false, true, a, b, lda, ldb}, {"Aᵀ·Bᵀ", true, true, at, b, ldat, ldb},
+		{"A·B", false, false, a, bt, lda, ldbt}, {"Aᵀ·B", true, false, at, bt, ldat, ldbt}}
+}
+
+// TestPackStripT checks the transposing pack of the AVX-512 kernel
+// (packStripTAvx512) entry by entry against packStripGo: every strip
+// height the kernels use, every count of rows read (the rest zero), and
+// a leading dimension whose padding holds NaN, which must not be read.
+func TestPackStripT(t *testing.T) {
+	if !useAvx512 {
+		t.Skip("AVX-512 not available")
+	}
+	const k8, ld = 24, 11
+	x := make([]float64, k8*ld)
+	for i := range x {
+		x[i] = float64(i)
+		if i%ld >= 8 {
+			x[i] = math.NaN()
+		}
+	}
+	for rs := 4; rs <= 8; rs++ {
+		for rows := 1; rows <= rs; rows++ {
+			got, want := make([]float64, rs*k8), make([]float64, rs*k8)
+			for i := range got {
+				got[i] = -1
+			}
+			packStripTAvx512(&got[0], &x[0], ld, rows, rs, k8)
+			packStripGo(want, factor{x, ld, true}, 0, rows, rs, 0, k8)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("rs=%d rows=%d: dst[%d] = %v, want %v", rs, rows, i, got[i], want[i])
 				}
 			}
 		}
