@@ -186,12 +186,15 @@ func refGemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ld
 	}
 }
 
-// TestGemmNTBitsTable compares GemmNT bit for bit with refGemmNT, on every
-// kernel this processor has (AVX-512's packed 6×4 macro-kernel and its
-// 3×4 edges, AVX2's packed 3×2 and its 2×2 edges, the packed kernels also
-// below gemmPackMinFlops, plain Go), on shapes chosen to be awkward for the
-// blocking: m and n off every block size (1, 5, 7, 13, across gemmMC = 240
-// and gemmPackNC = 64, one n across gemmNChunk), k < 8, k a multiple of 8
+// TestGemmNTBitsTable compares GemmNT bit for bit with refGemmNT, and Gemm
+// on the three other storage layouts of the same product (layouts), on
+// every kernel this processor has (AVX-512's packed 6×4 macro-kernel with
+// its padded edge strips or, for one or three last rows, the 3×4 kernel;
+// AVX2's packed 3×2; the packed kernels also below gemmPackMinFlops, the
+// dot kernels' 3×4 and 2×2, plain Go), on shapes chosen to be awkward for
+// the blocking: m and n off every block size (every remainder of m by 6,
+// n by 4; across gemmMC = 60 and gemmPackNC = 64, one n across
+// gemmNChunk), k < 8, k a multiple of 8
 // or not, a last k-panel of fewer than eight columns (513), several
 // panels; padded leading dimensions; alpha 1 or not; beta 0 (C holding
 // NaN, which must not be read), 1 and other; a zero row of A (whose
@@ -206,6 +209,7 @@ func TestGemmNTBitsTable(t *testing.T) {
 		{18, 68, 100, 5, 3, 7}, {25, 70, 513, 1, 2, 3}, {13, 131, 519, 0, 0, 0},
 		{247, 9, 24, 1, 1, 1}, {250, 67, 33, 0, 2, 0}, {7, 1030, 16, 0, 0, 5},
 		{31, 29, 1030, 2, 1, 0}, {6, 1, 40, 0, 0, 0}, {1, 4, 40, 0, 0, 0},
+		{9, 10, 40, 1, 0, 2}, {14, 7, 23, 0, 1, 0}, {17, 66, 520, 2, 0, 1}, {65, 9, 16, 0, 0, 0},
 	}
 	modes := []struct {
 		name      string
