@@ -49,41 +49,65 @@ func (f fastBLAS) dgemm(minFlops float64, tA, tB blas.Transpose, m, n, k int, al
 		f.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
-	gemmCols(runtime.GOMAXPROCS(0), tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemmSplit(runtime.GOMAXPROCS(0), tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// gemmCols runs vec.Gemm (C = alpha·op(A)·op(B) + beta·C, BLAS's shapes)
-// on up to w goroutines, each on a block of columns of C: every goroutine
-// then packs only its own columns of op(B), once per k-panel, and all of
-// op(A). Split by rows, each would pack all of op(B) and its rows of op(A)
-// once per chunk of vec's packed columns of op(B) (1024): for 2000×784 by
-// 784×2000 on two goroutines that is one pass over B and two over A
-// instead of two over each. Blocks are multiples of 8 columns, whole
-// packed strips of B on either kernel and whole 64-byte lines of C.
-// Every entry is summed in one order whatever the split, so the bits of C
-// do not depend on w.
-func gemmCols(w int, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	run := func(lo, hi int) {
+// gemmSplit runs vec.Gemm (C = alpha·op(A)·op(B) + beta·C, BLAS's
+// shapes) on up to w goroutines, each on a block of columns of C, or of
+// rows when C has more rows than columns. Every goroutine packs the whole
+// of the operand on the other side of its block: split by columns, all of
+// op(A) and only its own columns of op(B) (for 2000×784 by 784×2000 on two
+// goroutines one pass over B and two over A, where a split by rows made
+// two over each, as vec packs op(A) once per 1024 columns of op(B));
+// split by rows, all of op(B). Splitting the longer side duplicates the
+// smaller operand and keeps tall products (m ≫ n) parallel. Blocks are
+// multiples of 8 columns (whole packed strips of B on either kernel, whole
+// 64-byte lines of C) or 6 rows (whole strips of A). Every entry is summed
+// in one order whatever the split, so the bits of C do not depend on w.
+func gemmSplit(w int, tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	cols := func(lo, hi int) {
 		off := lo // op(B) = B, k×n: its columns lo … hi−1
 		if tB {
 			off = lo * ldb // op(B) = Bᵀ, B n×k: its rows lo … hi−1
 		}
 		vec.Gemm(tA, tB, m, hi-lo, k, alpha, a, lda, b[off:], ldb, beta, c[lo:], ldc)
 	}
-	if w <= 1 || 2*float64(m)*float64(n)*float64(k) < parallel.Grain || n < 16 {
-		run(0, n)
+	rows := func(lo, hi int) {
+		off := lo * lda // op(A) = A, m×k: its rows lo … hi−1
+		if tA {
+			off = lo // op(A) = Aᵀ, A k×m: its columns lo … hi−1
+		}
+		vec.Gemm(tA, tB, hi-lo, n, k, alpha, a[off:], lda, b, ldb, beta, c[lo*ldc:], ldc)
+	}
+	if w <= 1 || 2*float64(m)*float64(n)*float64(k) < parallel.Grain {
+		cols(0, n)
 		return
 	}
-	w = min(w, n/8)
-	per := (n/w + 7) / 8 * 8
+	if n >= m {
+		splitBlocks(n, 8, w, cols)
+	} else {
+		splitBlocks(m, 6, w, rows)
+	}
+}
+
+// splitBlocks runs f on up to w ranges of 0 … size−1 of about equal
+// length, in multiples of unit, on their own goroutines (f(0, size) alone
+// when there is less than two units).
+func splitBlocks(size, unit, w int, f func(lo, hi int)) {
+	w = min(w, size/unit)
+	if w <= 1 {
+		f(0, size)
+		return
+	}
+	per := (size/w + unit - 1) / unit * unit
 	parallel.Do(w, func(t int) {
 		lo := t * per
-		hi := min(n, lo+per)
+		hi := min(size, lo+per)
 		if t == w-1 {
-			hi = n
+			hi = size
 		}
 		if lo < hi {
-			run(lo, hi)
+			f(lo, hi)
 		}
 	})
 }

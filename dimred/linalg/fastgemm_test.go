@@ -104,14 +104,15 @@ func randSlice(rnd *rand.Rand, n int) []float64 {
 	return s
 }
 
-// TestGemmColsBits: Dgemm's split of C by columns over 1, 2 and 3
-// goroutines, on every transpose combination, gives the bits of vec.GemmNT
-// on explicit copies of op(A) and op(B)ᵀ (one goroutine), on shapes off the
-// split's blocks of 8 columns and the kernels' strips, with padded
-// leading dimensions and beta = 0 (C holding NaN), 1 and other.
-func TestGemmColsBits(t *testing.T) {
+// TestGemmSplitBits: Dgemm's split of C by columns or rows over 1, 2 and
+// 3 goroutines, on every transpose combination, gives the bits of
+// vec.GemmNT on explicit copies of op(A) and op(B)ᵀ (one goroutine), on
+// shapes wide and tall, off the split's blocks of 8 columns or 6 rows and
+// the kernels' strips, with padded leading dimensions and beta = 0 (C
+// holding NaN), 1 and other.
+func TestGemmSplitBits(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(31, 32))
-	for _, sz := range [][3]int{{7, 17, 9}, {50, 61, 300}, {61, 203, 517}, {13, 1100, 20}} {
+	for _, sz := range [][3]int{{7, 17, 9}, {50, 61, 300}, {61, 203, 517}, {13, 1100, 20}, {301, 5, 40}, {203, 61, 517}} {
 		m, n, k := sz[0], sz[1], sz[2]
 		for _, tA := range []bool{false, true} {
 			for _, tB := range []bool{false, true} {
@@ -157,7 +158,7 @@ func TestGemmColsBits(t *testing.T) {
 					vec.GemmNT(m, n, k, alpha, an, k, bn, k, beta, want, ldc)
 					for _, w := range []int{1, 2, 3} {
 						got := append([]float64(nil), c0...)
-						gemmCols(w, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
+						gemmSplit(w, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
 						for i := range got {
 							if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
 								t.Fatalf("%v tA=%v tB=%v alpha=%v beta=%v w=%d: C[%d,%d] = %v, want %v",
