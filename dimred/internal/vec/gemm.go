@@ -141,8 +141,10 @@ func (f factor) rowForm(rows, k int) ([]float64, int) {
 
 // gemmDot adds alpha·A·Bᵀ to C (GemmNT's shapes, k > 0) by the
 // register-blocked dot-product kernels on the operands in place: 3×4
-// entries on AVX-512, 2×2 on AVX2, else dot8 per entry; the edges of
-// GemmNT's packed block and all of C where that kernel does not run.
+// entries on AVX-512, 2×2 on AVX2, else dot8 per entry; one or three
+// last rows of C beside the packed kernel and all of C where that kernel
+// does not run. The explicit conversions keep each product and sum
+// rounded on its own, as in the assembly kernels (see edgeSums).
 func gemmDot(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
 	rb, cb := 0, 0 // register block, 0 for none
 	switch {
@@ -158,7 +160,7 @@ func gemmDot(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb 
 		// tail adds the panel's last kl − k8 products to s, in order.
 		tail := func(s float64, ar, br []float64) float64 {
 			for l := k8; l < kl; l++ {
-				s += ar[l] * br[l]
+				s += float64(ar[l] * br[l])
 			}
 			return s
 		}
@@ -178,20 +180,20 @@ func gemmDot(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb 
 							crow := c[(i+r)*ldc+j : (i+r)*ldc+j+cb]
 							if k8 == kl {
 								for s := range crow {
-									crow[s] += alpha * blk[cb*r+s]
+									crow[s] += float64(alpha * blk[cb*r+s])
 								}
 								continue
 							}
 							ar := a[(i+r)*lda+kb:]
 							for s := range crow {
-								crow[s] += alpha * tail(blk[cb*r+s], ar, b[(j+s)*ldb+kb:])
+								crow[s] += float64(alpha * tail(blk[cb*r+s], ar, b[(j+s)*ldb+kb:]))
 							}
 						}
 					}
 					for ; j < jh; j++ {
 						for r := 0; r < rb; r++ {
 							ar, br := a[(i+r)*lda+kb:], b[j*ldb+kb:]
-							c[(i+r)*ldc+j] += alpha * tail(dot8(ar[:k8], br), ar, br)
+							c[(i+r)*ldc+j] += float64(alpha * tail(dot8(ar[:k8], br), ar, br))
 						}
 					}
 				}
@@ -200,7 +202,7 @@ func gemmDot(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb 
 				ar := a[i*lda+kb:]
 				for j := jb; j < jh; j++ {
 					br := b[j*ldb+kb:]
-					c[i*ldc+j] += alpha * tail(dot8(ar[:k8], br), ar, br)
+					c[i*ldc+j] += float64(alpha * tail(dot8(ar[:k8], br), ar, br))
 				}
 			}
 		}

@@ -148,7 +148,9 @@ func BenchmarkGemmNT(b *testing.B) {
 // gemmKC columns every entry's panel sum — eight lanes accumulated by
 // fused multiply–adds over the panel's first kl − kl mod 8 columns, folded
 // ((s0+s4) + (s1+s5)) + ((s2+s6) + (s3+s7)), then the last kl mod 8
-// products added in order — times alpha, added to C.
+// products added in order — times alpha, added to C. Each product and sum
+// is rounded on its own (explicit conversions: a compiler may otherwise
+// fuse x·y + z, as Go's does for GOAMD64=v3).
 func refGemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	for i := 0; i < m; i++ {
 		for j := 0; j < n; j++ {
@@ -178,9 +180,9 @@ func refGemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ld
 				}
 				sum := ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))
 				for l := k8; l < kl; l++ {
-					sum += ar[l] * br[l]
+					sum += float64(ar[l] * br[l])
 				}
-				c[i*ldc+j] += alpha * sum
+				c[i*ldc+j] += float64(alpha * sum)
 			}
 		}
 	}
