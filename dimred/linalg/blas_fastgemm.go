@@ -16,10 +16,14 @@ import (
 // a large Dgemm runs on the AVX2/AVX-512 kernel of internal/vec (vec.Gemm,
 // which reads transposed operands while packing them, so A·B, Aᵀ·B and
 // A·Bᵀ all run at the kernel's speed without transposed copies). On the
-// development machine that is about 45–52 GFlop/s per CPU-second for a
-// 2000×784 by 784×2000 product against gonum's 6–7, and 0.85–1.09
-// (median 0.93) of OpenBLAS's dgemm per CPU-second in the same runs of
-// scripts/bench. Processors without AVX2/FMA, small products
+// development machine that is about 52–53 GFlop/s per CPU-second for a
+// 2000×784 by 784×2000 product against gonum's 6–7. Against numpy's
+// OpenBLAS (0.3.21) on the products of scripts/bench (2000 and 4000 rows,
+// k = 784, one and two threads a side, 16 interleaved runs at load
+// averages 3–11), it gave 0.95–1.13 (median 0.99) of OpenBLAS's speed per
+// CPU-second, where transposing B into a copy and splitting C by rows had
+// given 0.92–1.09 (median 0.97) in the same runs (1.03× faster, 0.99–1.05).
+// Processors without AVX2/FMA, small products
 // (under fastGemmMinFlops) and malformed calls (which gonum reports) keep
 // gonum's Dgemm. The results differ from gonum's only by the order of
 // rounding. dimred's own products call it directly (Gemm); it becomes the

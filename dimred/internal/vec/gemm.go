@@ -25,14 +25,21 @@ import (
 // on every amd64 processor, whatever it supports.
 //
 // On the development machine (AVX-512, 32 KB of L1 and 1 MB of L2 per
-// core, a fused multiply–add peak of about 57 GFlop/s per core) the packed
+// core, a fused multiply–add peak of about 59 GFlop/s per core) the packed
 // kernel gives 50–52 GFlop/s per CPU-second on one core for 1000 or 2000
 // rows by 2000 by 784, where the former 3×4 kernel on the operands in
 // place gave 42–47 (the AVX2 path there: 35–39 packed, 27–29 before). In
 // scripts/bench's 2000×784·784×2000 and 4000×784·784×4000 products, in 24
 // side-by-side runs at a load average near 4 with one thread a side and
 // with two, that is 0.85–1.09 (median 0.93) of OpenBLAS's dgemm per
-// CPU-second, where the former kernel gave 0.56–0.73 (median 0.64).
+// CPU-second, where the former kernel gave 0.56–0.73 (median 0.64); with
+// B read in place by Gemm (no transposed copy) and C split by columns,
+// 0.95–1.13 (median 0.99) in 16 runs (see linalg's fastBLAS). With its
+// operands in cache the 6×4 kernel runs at 57 GFlop/s for k-panels of 512
+// and 56 for 272 (2000×784's two panels) against 59 for a loop of
+// independent fused multiply–adds alone (the core's peak); the difference
+// is folding each entry's eight lanes to one, about 35 cycles per 6×4
+// tile and panel, which the order of summation fixes.
 func GemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	Gemm(false, true, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
