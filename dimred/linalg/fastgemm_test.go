@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/internal/vec"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -102,26 +104,70 @@ func randSlice(rnd *rand.Rand, n int) []float64 {
 	return s
 }
 
-// TestTransposed: Dgemm's transposed copy, on shapes off its blocks of 32
-// and its groups of four rows, with a padded leading dimension, on one and
-// on three goroutines (a recycled buffer the second time).
-func TestTransposed(t *testing.T) {
-	for _, sz := range [][3]int{{1, 1, 1}, {3, 5, 7}, {37, 45, 50}, {301, 403, 410}} {
-		r, c, ld := sz[0], sz[1], sz[2]
-		x := make([]float64, (r-1)*ld+c)
-		for i := range x {
-			x[i] = float64(i)
-		}
-		for _, w := range []int{1, 3, 3} {
-			out := transposed(x, ld, r, c, w)
-			for j := 0; j < c; j++ {
-				for i := 0; i < r; i++ {
-					if out[j*r+i] != x[i*ld+j] {
-						t.Fatalf("%v w=%d: transpose[%d,%d] = %v, want %v", sz, w, j, i, out[j*r+i], x[i*ld+j])
+// TestGemmSplitBits: Dgemm's split of C by columns or rows over 1, 2 and
+// 3 goroutines, on every transpose combination, gives the bits of
+// vec.GemmNT on explicit copies of op(A) and op(B)ᵀ (one goroutine), on
+// shapes wide and tall, off the split's blocks of 8 columns or 6 rows and
+// the kernels' strips, with padded leading dimensions and beta = 0 (C
+// holding NaN), 1 and other.
+func TestGemmSplitBits(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(31, 32))
+	for _, sz := range [][3]int{{7, 17, 9}, {50, 61, 300}, {61, 203, 517}, {13, 1100, 20}, {301, 5, 40}, {203, 61, 517}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		for _, tA := range []bool{false, true} {
+			for _, tB := range []bool{false, true} {
+				ar, ac := m, k
+				if tA {
+					ar, ac = k, m
+				}
+				br, bc := k, n
+				if tB {
+					br, bc = n, k
+				}
+				lda, ldb, ldc := ac+3, bc+1, n+2
+				a, b := randSlice(rnd, ar*lda), randSlice(rnd, br*ldb)
+				// op(A) (m×k) and op(B)ᵀ (n×k), copied.
+				an, bn := make([]float64, m*k), make([]float64, n*k)
+				for i := 0; i < m; i++ {
+					for l := 0; l < k; l++ {
+						if tA {
+							an[i*k+l] = a[l*lda+i]
+						} else {
+							an[i*k+l] = a[i*lda+l]
+						}
+					}
+				}
+				for j := 0; j < n; j++ {
+					for l := 0; l < k; l++ {
+						if tB {
+							bn[j*k+l] = b[j*ldb+l]
+						} else {
+							bn[j*k+l] = b[l*ldb+j]
+						}
+					}
+				}
+				for _, ab := range [][2]float64{{1, 0}, {-0.5, 1}, {1.5, -2}} {
+					alpha, beta := ab[0], ab[1]
+					c0 := randSlice(rnd, m*ldc)
+					if beta == 0 {
+						for i := range c0 {
+							c0[i] = math.NaN()
+						}
+					}
+					want := append([]float64(nil), c0...)
+					vec.GemmNT(m, n, k, alpha, an, k, bn, k, beta, want, ldc)
+					for _, w := range []int{1, 2, 3} {
+						got := append([]float64(nil), c0...)
+						gemmSplit(w, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
+						for i := range got {
+							if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+								t.Fatalf("%v tA=%v tB=%v alpha=%v beta=%v w=%d: C[%d,%d] = %v, want %v",
+									sz, tA, tB, alpha, beta, w, i/ldc, i%ldc, got[i], want[i])
+							}
+						}
 					}
 				}
 			}
-			putTransposed(out)
 		}
 	}
 }

@@ -3,8 +3,6 @@ package linalg
 import (
 	"runtime"
 
-	"github.com/dimredbook/book/dimred/internal/parallel"
-
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
@@ -30,26 +28,4 @@ func GemmNT(alpha float64, A, B blas64.General, beta float64, C blas64.General) 
 // already split their work over the cores).
 func gemmNTSerial(alpha float64, A, B blas64.General, beta float64, C blas64.General) {
 	gemmNT(alpha, A, B, beta, C, 1)
-}
-
-// splitRows runs f on row ranges of C of about equal work on up to w
-// workers, in multiples of 6 rows (the rows of GemmNT's packed AVX-512
-// block, a multiple of the 3 and 2 of its other kernels).
-func splitRows(m, n, k, w int, f func(lo, hi int)) {
-	if w <= 1 || 2*m*n*k < parallel.Grain || m < 6 {
-		f(0, m)
-		return
-	}
-	w = min(w, (m+5)/6)
-	per := (m/w + 5) / 6 * 6
-	parallel.Do(w, func(t int) {
-		lo := t * per
-		hi := min(m, lo+per)
-		if t == w-1 {
-			hi = m
-		}
-		if lo < hi {
-			f(lo, hi)
-		}
-	})
 }

@@ -3,8 +3,6 @@
 package linalg
 
 import (
-	"github.com/dimredbook/book/dimred/internal/vec"
-
 	"gonum.org/v1/gonum/blas/blas64"
 )
 
@@ -12,10 +10,7 @@ func gemmNT(alpha float64, A, B blas64.General, beta float64, C blas64.General, 
 	if C.Rows == 0 || C.Cols == 0 {
 		return
 	}
-	k := A.Cols
-	splitRows(C.Rows, C.Cols, k, w, func(lo, hi int) {
-		vec.GemmNT(hi-lo, C.Cols, k, alpha, A.Data[lo*A.Stride:], A.Stride, B.Data, B.Stride, beta, C.Data[lo*C.Stride:], C.Stride)
-	})
+	gemmSplit(w, false, true, C.Rows, C.Cols, A.Cols, alpha, A.Data, A.Stride, B.Data, B.Stride, beta, C.Data, C.Stride)
 }
 
 // syrkUpperSerial sets the upper triangle of the n×n C to A Aᵀ (A n×k),

@@ -500,6 +500,95 @@ pkrow:
 	VZEROUPPER
 	RET
 
+// func packStripTAvx512(dst, x *float64, ld, rows, rs, k8 int)
+// dst[8(rs·t + r) + l] = x[(8t + l)·ld + r] for r < rows, 0 for
+// rows ≤ r < rs (t < k8/8, l < 8; 4 ≤ rs ≤ 8, 1 ≤ rows ≤ rs): a strip of
+// rs rows of the transpose of x (k8 rows of leading dimension ld, of which
+// the first rows columns are read), packed as packStripAvx512 packs rows,
+// its missing rows zero. Eight rows of x are loaded at a time (masked to
+// rows columns, the others zero and not read) and transposed by three
+// rounds of shuffles.
+TEXT ·packStripTAvx512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ ld+16(FP), R8
+	MOVQ rows+24(FP), CX
+	MOVQ rs+32(FP), BX
+	MOVQ k8+40(FP), DX
+	SHLQ $3, R8          // ld in bytes
+	LEAQ (R8)(R8*2), R10 // 3·ld
+	MOVQ $1, AX
+	SHLQ CX, AX
+	DECQ AX
+	KMOVW AX, K1         // the first rows lanes
+	SHRQ $3, DX
+
+ptstep:
+	LEAQ     (SI)(R8*4), R11
+	VMOVUPD.Z (SI), K1, Z0
+	VMOVUPD.Z (SI)(R8*1), K1, Z1
+	VMOVUPD.Z (SI)(R8*2), K1, Z2
+	VMOVUPD.Z (SI)(R10*1), K1, Z3
+	VMOVUPD.Z (R11), K1, Z4
+	VMOVUPD.Z (R11)(R8*1), K1, Z5
+	VMOVUPD.Z (R11)(R8*2), K1, Z6
+	VMOVUPD.Z (R11)(R10*1), K1, Z7
+	// Pairs of rows: Z8 = [x00 x10 | x02 x12 | x04 x14 | x06 x16] (xlc:
+	// row l, column c), Z9 the odd columns; likewise rows 2–3, 4–5, 6–7.
+	VUNPCKLPD Z1, Z0, Z8
+	VUNPCKHPD Z1, Z0, Z9
+	VUNPCKLPD Z3, Z2, Z10
+	VUNPCKHPD Z3, Z2, Z11
+	VUNPCKLPD Z5, Z4, Z12
+	VUNPCKHPD Z5, Z4, Z13
+	VUNPCKLPD Z7, Z6, Z14
+	VUNPCKHPD Z7, Z6, Z15
+	// Quads of rows: Z16 = [c0 of rows 0–1, c4 of 0–1, c0 of 2–3, c4 of 2–3],
+	// Z17 columns 2 and 6, Z18 1 and 5, Z19 3 and 7; Z20–Z23 rows 4–7.
+	VSHUFF64X2 $0x88, Z10, Z8, Z16
+	VSHUFF64X2 $0xDD, Z10, Z8, Z17
+	VSHUFF64X2 $0x88, Z11, Z9, Z18
+	VSHUFF64X2 $0xDD, Z11, Z9, Z19
+	VSHUFF64X2 $0x88, Z14, Z12, Z20
+	VSHUFF64X2 $0xDD, Z14, Z12, Z21
+	VSHUFF64X2 $0x88, Z15, Z13, Z22
+	VSHUFF64X2 $0xDD, Z15, Z13, Z23
+	// Columns: Z24 + c = column c of the eight rows.
+	VSHUFF64X2 $0x88, Z20, Z16, Z24
+	VSHUFF64X2 $0x88, Z22, Z18, Z25
+	VSHUFF64X2 $0x88, Z21, Z17, Z26
+	VSHUFF64X2 $0x88, Z23, Z19, Z27
+	VSHUFF64X2 $0xDD, Z20, Z16, Z28
+	VSHUFF64X2 $0xDD, Z22, Z18, Z29
+	VSHUFF64X2 $0xDD, Z21, Z17, Z30
+	VSHUFF64X2 $0xDD, Z23, Z19, Z31
+	VMOVUPD Z24, (DI)
+	VMOVUPD Z25, 64(DI)
+	VMOVUPD Z26, 128(DI)
+	VMOVUPD Z27, 192(DI)
+	CMPQ    BX, $5
+	JLT     ptnext
+	VMOVUPD Z28, 256(DI)
+	CMPQ    BX, $6
+	JLT     ptnext
+	VMOVUPD Z29, 320(DI)
+	CMPQ    BX, $7
+	JLT     ptnext
+	VMOVUPD Z30, 384(DI)
+	CMPQ    BX, $8
+	JLT     ptnext
+	VMOVUPD Z31, 448(DI)
+
+ptnext:
+	MOVQ BX, AX
+	SHLQ $6, AX
+	ADDQ AX, DI          // rs vectors on
+	LEAQ (R11)(R8*4), SI // eight rows of x on
+	DECQ DX
+	JNZ  ptstep
+	VZEROUPPER
+	RET
+
 // func transpose8Avx512(dst *float64, r int, x *float64, ld int, idx *int64, rows int)
 // dst[q·r + i] = x[i·ld + q] for q < 8, i < rows (a positive multiple of
 // 8): eight columns of x gathered eight rows at a time (idx holds

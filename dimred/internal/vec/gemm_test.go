@@ -148,7 +148,9 @@ func BenchmarkGemmNT(b *testing.B) {
 // gemmKC columns every entry's panel sum — eight lanes accumulated by
 // fused multiply–adds over the panel's first kl − kl mod 8 columns, folded
 // ((s0+s4) + (s1+s5)) + ((s2+s6) + (s3+s7)), then the last kl mod 8
-// products added in order — times alpha, added to C.
+// products added in order — times alpha, added to C. Each product and sum
+// is rounded on its own (explicit conversions: a compiler may otherwise
+// fuse x·y + z, as Go's does for GOAMD64=v3).
 func refGemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	for i := 0; i < m; i++ {
 		for j := 0; j < n; j++ {
@@ -178,20 +180,23 @@ func refGemmNT(m, n, k int, alpha float64, a []float64, lda int, b []float64, ld
 				}
 				sum := ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))
 				for l := k8; l < kl; l++ {
-					sum += ar[l] * br[l]
+					sum += float64(ar[l] * br[l])
 				}
-				c[i*ldc+j] += alpha * sum
+				c[i*ldc+j] += float64(alpha * sum)
 			}
 		}
 	}
 }
 
-// TestGemmNTBitsTable compares GemmNT bit for bit with refGemmNT, on every
-// kernel this processor has (AVX-512's packed 6×4 macro-kernel and its
-// 3×4 edges, AVX2's packed 3×2 and its 2×2 edges, the packed kernels also
-// below gemmPackMinFlops, plain Go), on shapes chosen to be awkward for the
-// blocking: m and n off every block size (1, 5, 7, 13, across gemmMC = 240
-// and gemmPackNC = 64, one n across gemmNChunk), k < 8, k a multiple of 8
+// TestGemmNTBitsTable compares GemmNT bit for bit with refGemmNT, and Gemm
+// on the three other storage layouts of the same product (layouts), on
+// every kernel this processor has (AVX-512's packed 6×4 macro-kernel with
+// its padded edge strips or, for one or three last rows, the 3×4 kernel;
+// AVX2's packed 3×2; the packed kernels also below gemmPackMinFlops, the
+// dot kernels' 3×4 and 2×2, plain Go), on shapes chosen to be awkward for
+// the blocking: m and n off every block size (every remainder of m by 6,
+// n by 4; across gemmMC = 60 and gemmPackNC = 64, one n across
+// gemmNChunk), k < 8, k a multiple of 8
 // or not, a last k-panel of fewer than eight columns (513), several
 // panels; padded leading dimensions; alpha 1 or not; beta 0 (C holding
 // NaN, which must not be read), 1 and other; a zero row of A (whose
@@ -206,6 +211,7 @@ func TestGemmNTBitsTable(t *testing.T) {
 		{18, 68, 100, 5, 3, 7}, {25, 70, 513, 1, 2, 3}, {13, 131, 519, 0, 0, 0},
 		{247, 9, 24, 1, 1, 1}, {250, 67, 33, 0, 2, 0}, {7, 1030, 16, 0, 0, 5},
 		{31, 29, 1030, 2, 1, 0}, {6, 1, 40, 0, 0, 0}, {1, 4, 40, 0, 0, 0},
+		{9, 10, 40, 1, 0, 2}, {14, 7, 23, 0, 1, 0}, {17, 66, 520, 2, 0, 1}, {65, 9, 16, 0, 0, 0},
 	}
 	modes := []struct {
 		name      string
@@ -247,12 +253,14 @@ func TestGemmNTBitsTable(t *testing.T) {
 					continue
 				}
 				useAsm, useAvx512, gemmPackMinFlops = mode.asm, mode.wide, mode.packMin
-				got := append([]float64(nil), cin...)
-				GemmNT(sh.m, sh.n, sh.k, alpha, a, lda, b, ldb, beta, got, ldc)
-				for i := range got {
-					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
-						t.Fatalf("%+v alpha=%v beta=%v %s: C[%d,%d] = %v, reference %v",
-							sh, alpha, beta, mode.name, i/ldc, i%ldc, got[i], want[i])
+				for _, op := range layouts(sh.m, sh.n, sh.k, a, lda, b, ldb) {
+					got := append([]float64(nil), cin...)
+					Gemm(op.tA, op.tB, sh.m, sh.n, sh.k, alpha, op.a, op.lda, op.b, op.ldb, beta, got, ldc)
+					for i := range got {
+						if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+							t.Fatalf("%+v alpha=%v beta=%v %s, %s: C[%d,%d] = %v, reference %v",
+								sh, alpha, beta, mode.name, op.name, i/ldc, i%ldc, got[i], want[i])
+						}
 					}
 				}
 			}
@@ -330,13 +338,82 @@ func TestGemmNTSpecialValues(t *testing.T) {
 					continue
 				}
 				useAsm, useAvx512, gemmPackMinFlops = mode.asm, mode.wide, mode.packMin
-				got := append([]float64(nil), c0...)
-				GemmNT(sh.m, sh.n, sh.k, alpha, a, lda, b, ldb, beta, got, ldc)
-				for i := range got {
-					if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
-						t.Fatalf("%+v alpha=%v beta=%v %s: C[%d,%d] = %v, reference %v",
-							sh, alpha, beta, mode.name, i/ldc, i%ldc, got[i], want[i])
+				for _, op := range layouts(sh.m, sh.n, sh.k, a, lda, b, ldb) {
+					got := append([]float64(nil), c0...)
+					Gemm(op.tA, op.tB, sh.m, sh.n, sh.k, alpha, op.a, op.lda, op.b, op.ldb, beta, got, ldc)
+					for i := range got {
+						if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+							t.Fatalf("%+v alpha=%v beta=%v %s, %s: C[%d,%d] = %v, reference %v",
+								sh, alpha, beta, mode.name, op.name, i/ldc, i%ldc, got[i], want[i])
+						}
 					}
+				}
+			}
+		}
+	}
+}
+
+// layout is one storage of the operands of a product op(A)·op(B) for
+// Gemm.
+type layout struct {
+	name     string
+	tA, tB   bool
+	a, b     []float64
+	lda, ldb int
+}
+
+// layouts returns the four storages of the product A·Bᵀ (A m×k, B n×k,
+// leading dimensions lda and ldb) that Gemm accepts: GemmNT's (A, B
+// stored as given, tB), and those with A stored k×m (tA) and B stored k×n
+// (not tB), each transposed copy with leading dimension two over its
+// width. All four must give the same bits.
+func layouts(m, n, k int, a []float64, lda int, b []float64, ldb int) []layout {
+	tr := func(x []float64, ld, rows int) ([]float64, int) {
+		ldt := rows + 2
+		y := make([]float64, max(0, k*ldt))
+		for i := range y {
+			y[i] = math.NaN() // the padding must not be read
+		}
+		for i := 0; i < rows; i++ {
+			for l := 0; l < k; l++ {
+				y[l*ldt+i] = x[i*ld+l]
+			}
+		}
+		return y, ldt
+	}
+	at, ldat := tr(a, lda, m)
+	bt, ldbt := tr(b, ldb, n)
+	return []layout{{"A·Bᵀ", false, true, a, b, lda, ldb}, {"Aᵀ·Bᵀ", true, true, at, b, ldat, ldb},
+		{"A·B", false, false, a, bt, lda, ldbt}, {"Aᵀ·B", true, false, at, bt, ldat, ldbt}}
+}
+
+// TestPackStripT checks the transposing pack of the AVX-512 kernel
+// (packStripTAvx512) entry by entry against packStripGo: every strip
+// height the kernels use, every count of rows read (the rest zero), and
+// a leading dimension whose padding holds NaN, which must not be read.
+func TestPackStripT(t *testing.T) {
+	if !useAvx512 {
+		t.Skip("AVX-512 not available")
+	}
+	const k8, ld = 24, 11
+	x := make([]float64, k8*ld)
+	for i := range x {
+		x[i] = float64(i)
+		if i%ld >= 8 {
+			x[i] = math.NaN()
+		}
+	}
+	for rs := 4; rs <= 8; rs++ {
+		for rows := 1; rows <= rs; rows++ {
+			got, want := make([]float64, rs*k8), make([]float64, rs*k8)
+			for i := range got {
+				got[i] = -1
+			}
+			packStripTAvx512(&got[0], &x[0], ld, rows, rs, k8)
+			packStripGo(want, factor{x, ld, true}, 0, rows, rs, 0, k8)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("rs=%d rows=%d: dst[%d] = %v, want %v", rs, rows, i, got[i], want[i])
 				}
 			}
 		}

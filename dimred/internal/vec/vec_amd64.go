@@ -79,6 +79,15 @@ func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64
 //go:noescape
 func packStripAvx512(dst, x *float64, ld, rs, k8 int)
 
+// packStripTAvx512 packs a strip of rs rows (4 ≤ rs ≤ 8) of the
+// transpose of x (k8 rows, a positive multiple of 8, of leading dimension
+// ld) as packStripAvx512 packs rows of x: dst[8(rs·t+r)+l] =
+// x[(8t+l)·ld+r] for r < rows (1 ≤ rows ≤ rs), zero for rows ≤ r < rs;
+// only the first rows columns of x are read.
+//
+//go:noescape
+func packStripTAvx512(dst, x *float64, ld, rows, rs, k8 int)
+
 // transpose8Avx512 sets dst[q·r+i] = x[i·ld+q] for q < 8 and i < rows
 // (a positive multiple of 8); idx holds 0, ld, …, 7·ld.
 //

@@ -30,6 +30,8 @@ func gemm6x4Packed(a, b *float64, k8, nb int, c *float64, ldc int, alpha float64
 
 func packStripAvx512(dst, x *float64, ld, rs, k8 int) { panic("unreachable") }
 
+func packStripTAvx512(dst, x *float64, ld, rows, rs, k8 int) { panic("unreachable") }
+
 func transpose8Avx512(dst *float64, r int, x *float64, ld int, idx *int64, rows int) {
 	panic("unreachable")
 }
