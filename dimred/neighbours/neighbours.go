@@ -211,25 +211,45 @@ func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.
 // broken by index. The extra candidates are few (only those at the k-th
 // distance to within ~10⁻¹⁴ of the norms), so the fast path is kept.
 func knnBrute(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
-	n, p := yd.Dims()
-	sq := linalg.RowSquaredNorms(yd)
+	if useFusedKNN {
+		knnFused(ph, yd, k, nb)
+		return
+	}
+	knnBruteGemm(ph, yd, k, nb)
+}
+
+// newLists returns the n empty candidate lists of the brute-force search
+// for the squared norms sq of the rows of a copy of Y (n×p), each with
+// its slack (see knnBrute).
+func newLists(sq []float64, p, k int) []nbList {
 	sqmax := 0.0
 	for _, v := range sq {
 		sqmax = math.Max(sqmax, v)
 	}
-	yr := yd.RawMatrix()
-	g := make([]float64, knnBlockRows*n)
-	lists := make([]nbList, n)
+	lists := make([]nbList, len(sq))
 	// |expansion − exact| ≤ (2p+6)ε(‖y_i‖² + ‖y_j‖²) and |direct − exact|
 	// ≤ 2pε(‖y_i‖² + ‖y_j‖²) (Higham, Accuracy and Stability of Numerical
-	// Algorithms, §3.1: inner products); E is their sum with a factor 2 to
-	// spare, and a candidate in the direct top k is within 2E of the k-th
-	// by the expansion.
+	// Algorithms, §3.1: inner products, a bound that holds for any order
+	// of summation); E is their sum with a factor 2 to spare, and a
+	// candidate in the direct top k is within 2E of the k-th by the
+	// expansion.
 	const eps = 0x1p-53
 	for i := range lists {
 		e := 2 * float64(4*p+6) * eps * (sq[i] + sqmax)
 		lists[i] = nbList{c: make([]nbCand, 0, k), worst: math.Inf(1), slack: 2 * e}
 	}
+	return lists
+}
+
+// knnBruteGemm is knnBrute on linalg.GemmNT's blocks of inner products,
+// the lists updated by a scan of each block's rows and then of its
+// columns.
+func knnBruteGemm(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
+	n, p := yd.Dims()
+	sq := linalg.RowSquaredNorms(yd)
+	yr := yd.RawMatrix()
+	g := make([]float64, knnBlockRows*n)
+	lists := newLists(sq, p, k)
 	for r0 := 0; r0 < n; r0 += knnBlockRows {
 		r1 := min(n, r0+knnBlockRows)
 		// The row blocks are the search's unit of work: one block of
@@ -290,7 +310,14 @@ func knnBrute(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
 			}
 		})
 	}
-	// The final choice on directly computed squared distances.
+	finishLists(yd, lists, k, nb)
+}
+
+// finishLists makes the final choice of the brute-force search: each
+// list's candidates re-ranked by their directly computed squared
+// distances, ties by index, the first k kept.
+func finishLists(yd *mat.Dense, lists []nbList, k int, nb *Neighbours) {
+	n := len(lists)
 	parallel.For(n, 64, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			c := lists[i].c
