@@ -58,14 +58,21 @@ func BenchmarkGeodesic(b *testing.B) {
 func BenchmarkKNNGraph784(b *testing.B) {
 	for _, n := range []int{2000, 8000} {
 		Y := testutil.GaussianData(n, 784, 3)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for i := 0; i < b.N; i++ {
-				if _, err := KNNGraph(Y, 10, Union); err != nil {
-					b.Fatal(err)
-				}
+		for _, path := range []string{"gemm", "fused"} {
+			if path == "fused" && !vec.HasDistKernel() {
+				continue
 			}
-		})
+			b.Run(fmt.Sprintf("n=%d/%s", n, path), func(b *testing.B) {
+				defer func(u bool) { useFusedKNN = u }(useFusedKNN)
+				useFusedKNN = path == "fused"
+				defer benchutil.CPUMetric(b)()
+				for i := 0; i < b.N; i++ {
+					if _, err := KNNGraph(Y, 10, Union); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -361,7 +361,17 @@ func (l *nbList) offer(d float64, j, k int) {
 		return
 	}
 	c := nbCand{d, j}
-	pos := sort.Search(len(l.c), func(m int) bool { return c.less(l.c[m]) })
+	// pos: the first m with c.less(l.c[m]) (sort.Search's, without the
+	// closure call per probe).
+	pos, hi := 0, len(l.c)
+	for pos < hi {
+		m := int(uint(pos+hi) >> 1)
+		if c.less(l.c[m]) {
+			hi = m
+		} else {
+			pos = m + 1
+		}
+	}
 	l.c = append(l.c, nbCand{})
 	copy(l.c[pos+1:], l.c[pos:len(l.c)-1])
 	l.c[pos] = c
