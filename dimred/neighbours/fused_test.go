@@ -1,6 +1,7 @@
 package neighbours
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -113,6 +114,22 @@ func TestKNNFusedMatchesGemm(t *testing.T) {
 			got := knnPath(t, Y, c.k, true, procs)
 			if err := sameNeighbours(got, want); err != nil {
 				t.Fatalf("%s n=%d p=%d k=%d on %d cores: fused search differs: %v", c.kind, c.n, c.p, c.k, procs, err)
+			}
+		}
+	}
+}
+
+// TestKNNFusedNonFinite: a NaN or ±Inf in Y is ErrNaN on both brute-force
+// paths, as KNearest documents (checked before any distance is formed).
+func TestKNNFusedNonFinite(t *testing.T) {
+	defer func(u bool) { useFusedKNN = u }(useFusedKNN)
+	for _, fused := range []bool{false, true} {
+		useFusedKNN = fused
+		for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			Y := fusedData("gauss", 40, 9, 1)
+			Y.Set(17, 4, v)
+			if _, err := (Search{KDTreeMaxDim: -1}).KNearest(Y, 5); !errors.Is(err, ErrNaN) {
+				t.Errorf("fused=%v, Y containing %v: err = %v, want ErrNaN", fused, v, err)
 			}
 		}
 	}

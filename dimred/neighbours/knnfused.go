@@ -36,7 +36,9 @@ const fusedBlockRows = 224
 // beyond it, whose pairs feed the rows' and the columns' lists); the
 // chunks of a block run in parallel, each goroutine owning its chunks'
 // column lists and keeping private lists for the block's rows, which are
-// merged into the rows' lists when the block is done.
+// merged into the rows' lists when the block is done. It keeps a packed
+// copy of the points (n·p values, in strips of 16) and no n-wide block of
+// products.
 //
 // The result is knnBruteGemm's bit for bit. A list's content after any
 // sequence of offers is a function of the set of candidates offered (the

@@ -39,8 +39,8 @@ func (nb *Neighbours) Of(i int) ([]int, []float64) {
 // functions of the same names use it.
 type Search struct {
 	// KDTreeMaxDim is the largest dimension p for which gonum's kd-tree is
-	// used; above it the search uses blocked BLAS distances (brute force,
-	// n²p flops at matrix-product speed, half of them thanks to symmetry).
+	// used; above it the search uses blocked distances (brute force, n²p
+	// flops at matrix-product speed, half of them thanks to symmetry).
 	// 0 means DefaultKDTreeMaxDim; a negative value never uses the tree.
 	// The kd-tree's cost grows with the intrinsic dimension of the data
 	// and only as n log n, the BLAS path's as n²p, so data on a
@@ -198,9 +198,12 @@ func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.
 // ‖y_i‖² + ‖y_j‖² − 2 y_iᵀ y_j. Distances are symmetric, so only the blocks
 // on and above the diagonal are computed (half the flops of a full
 // product): the block of rows I against columns J ≥ I feeds the lists of
-// the points in I (by rows) and of the points in J > I (by columns). One
-// product per row block (linalg.GemmNT, on all cores), then
-// the list updates in parallel, each goroutine owning a set of points.
+// the points in I (by rows) and of the points in J > I (by columns). On
+// processors with AVX-512 the distances are formed and tested in
+// registers (knnFused); elsewhere one product per row block
+// (linalg.GemmNT, on all cores) is followed by the list updates in
+// parallel, each goroutine owning a set of points (knnBruteGemm). The two
+// give the same result, bit for bit.
 //
 // The expansion's round-off (about p·ε·(‖y_i‖² + ‖y_j‖²)) can reorder
 // distances that are equal, or nearly so: it would decide ties, not the
