@@ -9,7 +9,7 @@
 //
 // Neighbour search uses a kd-tree in low dimension and blocked distance
 // products above it, fused with the tests against the neighbour lists on
-// AVX-512 processors (Search sets the crossover; the package
+// processors with AVX2 or AVX-512 (Search sets the crossover; the package
 // functions use its defaults); data of extreme scale are rescaled so that
 // no representable distance overflows. Geodesics run one Dijkstra per
 // source on all cores, on the graph taken as undirected (Undirected). Data

@@ -88,8 +88,8 @@ func fusedData(kind string, n, p int, seed uint64) *mat.Dense {
 // TestKNNFusedMatchesGemm: the fused search (vec.DistStrips, private
 // lists merged per block) returns knnBruteGemm's neighbours and distances
 // bit for bit, on sizes around its strips (14, 16), blocks (224) and
-// chunks, on 1 to 3 cores. Without AVX-512 the fused search runs on the
-// plain-Go kernel.
+// chunks, on 1 to 3 cores. Without AVX2 the fused search runs on the
+// plain-Go kernel (the vector kernels give its bits: TestDistStripsKernel).
 func TestKNNFusedMatchesGemm(t *testing.T) {
 	type tc struct {
 		kind    string

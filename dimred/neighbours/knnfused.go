@@ -14,10 +14,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// useFusedKNN selects knnFused for knnBrute: on processors with
-// vec.DistStrips' AVX-512 kernel (the tests also run it on the plain-Go
-// kernel, and knnBruteGemm on every processor, to check that the two
-// agree).
+// useFusedKNN selects knnFused for knnBrute: on processors with one of
+// vec.DistStrips' vector kernels (AVX-512 or AVX2, bit-identical to each
+// other and to the plain-Go one, which elsewhere makes knnFused too slow
+// to be the default). The tests run both knnFused and knnBruteGemm on
+// every processor to check that they agree.
 var useFusedKNN = vec.HasDistKernel()
 
 // fusedBlockRows is knnFused's block of query rows: 16 strips of

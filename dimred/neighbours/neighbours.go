@@ -199,7 +199,7 @@ func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.
 // on and above the diagonal are computed (half the flops of a full
 // product): the block of rows I against columns J ≥ I feeds the lists of
 // the points in I (by rows) and of the points in J > I (by columns). On
-// processors with AVX-512 the distances are formed and tested in
+// processors with AVX2 or AVX-512 the distances are formed and tested in
 // registers (knnFused); elsewhere one product per row block
 // (linalg.GemmNT, on all cores) is followed by the list updates in
 // parallel, each goroutine owning a set of points (knnBruteGemm). The two

@@ -35,11 +35,11 @@ func distCase(rnd *rand.Rand, p, nb int) (a, b, sqa, thra, sqb, thrb []float64) 
 	return
 }
 
-// TestDistStripsKernel checks the AVX-512 kernel against distStripsGo bit
-// for bit (distances, masks, and d left untouched for strips without a set
-// bit), and both against the definition: g by sequential fused
-// multiply–adds, d = (sqa + sqb) − 2g, bit c of row r set iff d ≤ thra_r
-// or d ≤ thrb_c.
+// TestDistStripsKernel checks the AVX-512 and AVX2 kernels against
+// distStripsGo bit for bit (masks, and the distances of strips with a set
+// bit), and distStripsGo (which leaves d untouched for strips without
+// one) against the definition: g by sequential fused multiply–adds,
+// d = (sqa + sqb) − 2g, bit c of row r set iff d ≤ thra_r or d ≤ thrb_c.
 func TestDistStripsKernel(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 9))
 	for _, p := range []int{1, 2, 7, 8, 9, 15, 16, 50, 64, 101, 784} {
@@ -95,25 +95,71 @@ func TestDistStripsKernel(t *testing.T) {
 			if mg[DistRows-1] != 0 {
 				t.Fatalf("p=%d: the NaN row has mask %016b", p, mg[DistRows-1])
 			}
-			if !useAvx512 {
-				continue
+			kernels := map[string]func(a, b *float64, p, nb int, sqa, thra, sqb, thrb, d *float64, mask *uint16){}
+			if useAvx512 {
+				kernels["AVX-512"] = distStrips14x16Avx512
 			}
-			da, ma := run(func(a, b []float64, p, nb int, sqa, thra, sqb, thrb, d []float64, mask []uint16) {
-				distStrips14x16Avx512(&a[0], &b[0], p, nb, &sqa[0], &thra[0], &sqb[0], &thrb[0], &d[0], &mask[0])
-			})
-			for i := range mg {
-				if ma[i] != mg[i] {
-					t.Fatalf("p=%d nb=%d: AVX-512 mask[%d] = %016b, Go %016b", p, nb, i, ma[i], mg[i])
+			if useAsm {
+				kernels["AVX2"] = distStrips14x16Avx2
+			}
+			for name, kern := range kernels {
+				da, ma := run(func(a, b []float64, p, nb int, sqa, thra, sqb, thrb, d []float64, mask []uint16) {
+					kern(&a[0], &b[0], p, nb, &sqa[0], &thra[0], &sqb[0], &thrb[0], &d[0], &mask[0])
+				})
+				for i := range mg {
+					if ma[i] != mg[i] {
+						t.Fatalf("p=%d nb=%d: %s mask[%d] = %016b, Go %016b", p, nb, name, i, ma[i], mg[i])
+					}
 				}
-			}
-			for i := range dg {
-				if math.Float64bits(da[i]) != math.Float64bits(dg[i]) {
-					t.Fatalf("p=%d nb=%d: AVX-512 d[%d] = %v (%#x), Go %v (%#x)", p, nb, i, da[i], math.Float64bits(da[i]), dg[i], math.Float64bits(dg[i]))
+				for s := 0; s < nb; s++ {
+					if math.Float64bits(dg[s*blk]) == math.Float64bits(sentinel) {
+						continue // no bit set: d unspecified
+					}
+					for i := s * blk; i < (s+1)*blk; i++ {
+						if math.Float64bits(da[i]) != math.Float64bits(dg[i]) {
+							t.Fatalf("p=%d nb=%d: %s d[%d] = %v (%#x), Go %v (%#x)", p, nb, name, i, da[i], math.Float64bits(da[i]), dg[i], math.Float64bits(dg[i]))
+						}
+					}
 				}
 			}
 		}
 	}
-	if !useAvx512 {
-		t.Skip("no AVX-512: only the Go kernel was checked")
+	if !useAsm {
+		t.Skip("no AVX2: only the Go kernel was checked")
+	}
+}
+
+// BenchmarkDistStrips: one strip of 14 points against 64 strips of 16,
+// p = 50 (2·14·16·64·50 flops per call), on each kernel.
+func BenchmarkDistStrips(b *testing.B) {
+	const p, nb = 50, 64
+	rnd := rand.New(rand.NewPCG(1, 2))
+	a, bb, sqa, thra, sqb, thrb := distCase(rnd, p, nb)
+	for r := range thra {
+		thra[r] = -1
+	}
+	for c := range thrb {
+		thrb[c] = -1
+	}
+	d := make([]float64, nb*DistRows*DistCols)
+	mask := make([]uint16, nb*DistRows)
+	kernels := map[string]func(a, b *float64, p, nb int, sqa, thra, sqb, thrb, d *float64, mask *uint16){}
+	if useAvx512 {
+		kernels["AVX-512"] = distStrips14x16Avx512
+	}
+	if useAsm {
+		kernels["AVX2"] = distStrips14x16Avx2
+	}
+	for _, name := range []string{"AVX-512", "AVX2"} {
+		kern, ok := kernels[name]
+		if !ok {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				kern(&a[0], &bb[0], p, nb, &sqa[0], &thra[0], &sqb[0], &thrb[0], &d[0], &mask[0])
+			}
+			b.ReportMetric(2*DistRows*DistCols*nb*p*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFlop/s")
+		})
 	}
 }
