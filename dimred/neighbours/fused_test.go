@@ -103,6 +103,7 @@ func TestKNNFusedMatchesGemm(t *testing.T) {
 		tc{"gauss", 2, 7, 1}, tc{"gauss", 15, 3, 14}, tc{"gauss", 17, 1, 16}, tc{"ties", 30, 2, 29},
 		tc{"gauss", 224, 16, 10}, tc{"clusters", 448, 13, 3}, tc{"ties", 449, 8, 12},
 		tc{"gauss", 300, 784, 7}, tc{"clusters", 1500, 97, 15}, tc{"dups", 700, 20, 30},
+		tc{"clusters", 900, 12, 40}, tc{"ties", 500, 8, 45}, tc{"far", 600, 30, 70},
 	)
 	if testing.Short() && !vec.HasDistKernel() {
 		cases = cases[:6]

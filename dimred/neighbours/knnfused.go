@@ -137,7 +137,7 @@ func knnFused(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
 		for t := 0; t < w; t++ {
 			for ii := 0; ii < h; ii++ {
 				l := &lists[r0+ii]
-				ws[t].priv[ii] = nbList{c: ws[t].priv[ii].c[:0], worst: l.worst, slack: l.slack}
+				ws[t].priv[ii] = nbList{c: ws[t].priv[ii].c[:0], worst: l.worst, slack: l.slack, pend: ws[t].priv[ii].pend[:0]}
 			}
 		}
 		var next atomic.Int64
@@ -178,13 +178,13 @@ func knnFused(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
 								// d ≤ worst unclamped is the same test as
 								// clamped (worst ≥ 0).
 								if d <= pl.worst && j != i {
-									pl.offer(clampZero(d), j, k)
+									pl.push(clampZero(d), j, k, &wk.scratch)
 								}
 								if task == 0 {
 									continue
 								}
 								if lj := &lists[j]; d <= lj.worst {
-									lj.offer(clampZero(d), i, k)
+									lj.push(clampZero(d), i, k, &wk.scratch)
 									thrb[j] = lj.worst
 								}
 							}
@@ -193,14 +193,23 @@ func knnFused(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
 				}
 			}
 		})
+		// The block's rows are done: merge each row's private lists (and
+		// its pending candidates as a column) into its list, for good.
 		parallel.ForWork(h, h*k*w*32, func(lo, hi int) {
+			var scratch []nbCand
 			for ii := lo; ii < hi; ii++ {
 				l := &lists[r0+ii]
 				for t := 0; t < w; t++ {
-					for _, c := range ws[t].priv[ii].c {
-						l.offer(c.d, c.j, k)
+					pl := &ws[t].priv[ii]
+					pl.flush(k, &scratch)
+					for _, c := range pl.c {
+						if c.d <= l.worst {
+							l.push(c.d, c.j, k, &scratch)
+						}
 					}
 				}
+				l.flush(k, &scratch)
+				l.pend = nil
 			}
 		})
 	}
@@ -215,6 +224,8 @@ type fusedWorker struct {
 	mask []uint16
 	thra [vec.DistRows]float64
 	priv []nbList
+	// scratch is push's merge buffer.
+	scratch []nbCand
 }
 
 // clampZero is max(d, 0) as knnBruteGemm clamps: a negative expansion
@@ -224,4 +235,66 @@ func clampZero(d float64) float64 {
 		return 0
 	}
 	return d
+}
+
+// pushBatch is the number of candidates a list holds back before
+// merging them (push, flush).
+func pushBatch(k int) int { return min(k, 32) }
+
+// push adds (d, j) to the list's pending candidates, merging them into
+// the list once pushBatch(k) are held: the list's content after a flush is
+// what offering them one by one gives (see knnFused), at a sort of the
+// batch and one merge instead of an insertion each. The caller tests d
+// against worst first; worst changes only at a flush, so until then it is
+// an upper bound on the list's worst, and candidates above the true
+// worst may be pushed (and are dropped at the flush).
+func (l *nbList) push(d float64, j, k int, scratch *[]nbCand) {
+	if l.pend == nil {
+		l.pend = make([]nbCand, 0, pushBatch(k))
+	}
+	l.pend = append(l.pend, nbCand{d, j})
+	if len(l.pend) >= pushBatch(k) {
+		l.flush(k, scratch)
+	}
+}
+
+// flush merges the pending candidates into the list: the k best by
+// (distance, index), then those within slack of the k-th, as offer keeps.
+func (l *nbList) flush(k int, scratch *[]nbCand) {
+	if len(l.pend) == 0 {
+		return
+	}
+	p := l.pend
+	// Insertion sort: the batch is short (pushBatch ≤ 32), and the
+	// candidates are distinct (one per point), so any sort gives this
+	// order.
+	for a := 1; a < len(p); a++ {
+		x := p[a]
+		b := a
+		for ; b > 0 && x.less(p[b-1]); b-- {
+			p[b] = p[b-1]
+		}
+		p[b] = x
+	}
+	m := (*scratch)[:0]
+	c := l.c
+	for len(c) > 0 && len(p) > 0 {
+		if p[0].less(c[0]) {
+			m, p = append(m, p[0]), p[1:]
+		} else {
+			m, c = append(m, c[0]), c[1:]
+		}
+	}
+	m = append(append(m, c...), p...)
+	if len(m) >= k {
+		l.worst = m[k-1].d + l.slack
+		e := len(m)
+		for e > k && m[e-1].d > l.worst {
+			e--
+		}
+		m = m[:e]
+	}
+	l.c = append(l.c[:0], m...)
+	l.pend = l.pend[:0]
+	*scratch = m
 }

@@ -355,6 +355,7 @@ type nbList struct {
 	c     []nbCand
 	worst float64 // the k-th distance plus slack; +Inf until k are held
 	slack float64
+	pend  []nbCand // knnFused's candidates pushed since the last flush
 }
 
 // offer inserts (d, j) if it is among the k best or within slack of the
