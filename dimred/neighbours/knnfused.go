@@ -37,7 +37,8 @@ const fusedBlockRows = 224
 // beyond it, whose pairs feed the rows' and the columns' lists); the
 // chunks of a block run in parallel, each goroutine owning its chunks'
 // column lists and keeping private lists for the block's rows, which are
-// merged into the rows' lists when the block is done. It keeps a packed
+// merged into the rows' lists when the block is done. Candidates reach a
+// list in batches (push, flush), not one insertion each. It keeps a packed
 // copy of the points (n·p values, in strips of 16) and no n-wide block of
 // products.
 //
