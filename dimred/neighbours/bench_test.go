@@ -2,11 +2,15 @@ package neighbours
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/dimredbook/book/dimred/internal/benchutil"
 	"github.com/dimredbook/book/dimred/internal/testutil"
+	"github.com/dimredbook/book/dimred/internal/vec"
 	"github.com/dimredbook/book/dimred/linalg"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 func knnLaplacian(b testing.TB, n, k int) *linalg.CSR {
@@ -54,14 +58,21 @@ func BenchmarkGeodesic(b *testing.B) {
 func BenchmarkKNNGraph784(b *testing.B) {
 	for _, n := range []int{2000, 8000} {
 		Y := testutil.GaussianData(n, 784, 3)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			defer benchutil.CPUMetric(b)()
-			for i := 0; i < b.N; i++ {
-				if _, err := KNNGraph(Y, 10, Union); err != nil {
-					b.Fatal(err)
-				}
+		for _, path := range []string{"gemm", "fused"} {
+			if path == "fused" && !vec.HasDistKernel() {
+				continue
 			}
-		})
+			b.Run(fmt.Sprintf("n=%d/%s", n, path), func(b *testing.B) {
+				defer func(u bool) { useFusedKNN = u }(useFusedKNN)
+				useFusedKNN = path == "fused"
+				defer benchutil.CPUMetric(b)()
+				for i := 0; i < b.N; i++ {
+					if _, err := KNNGraph(Y, 10, Union); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -86,6 +97,52 @@ func BenchmarkKNearestDim(b *testing.B) {
 				defer benchutil.CPUMetric(b)()
 				for i := 0; i < b.N; i++ {
 					if _, err := s.KNearest(Y, 10); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// benchClusters is scripts/bench's clustered data: n points in p
+// dimensions from c unit-spread Gaussian clusters with N(0, 4²I) centres,
+// point i in cluster i mod c.
+func benchClusters(n, p, c int, seed uint64) *mat.Dense {
+	rnd := rand.New(rand.NewPCG(seed, 17))
+	centres := make([][]float64, c)
+	for k := range centres {
+		centres[k] = make([]float64, p)
+		for j := range centres[k] {
+			centres[k][j] = 4 * rnd.NormFloat64()
+		}
+	}
+	y := mat.NewDense(n, p, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < p; j++ {
+			y.Set(i, j, centres[i%c][j]+rnd.NormFloat64())
+		}
+	}
+	return y
+}
+
+// BenchmarkKNearestClustered is the neighbour search behind UMAP's and
+// t-SNE's bench rows (clustered points, p = 50, k = 15) on the fused
+// kernel and on GemmNT's blocks with their scans (run with -cpu 1 for
+// one core's cost).
+func BenchmarkKNearestClustered(b *testing.B) {
+	for _, n := range []int{10000, 50000} {
+		Y := benchClusters(n, 50, 10, 3)
+		for _, path := range []string{"gemm", "fused"} {
+			if path == "fused" && !vec.HasDistKernel() {
+				continue
+			}
+			b.Run(fmt.Sprintf("n=%d/%s", n, path), func(b *testing.B) {
+				defer func(u bool) { useFusedKNN = u }(useFusedKNN)
+				useFusedKNN = path == "fused"
+				defer benchutil.CPUMetric(b)()
+				for i := 0; i < b.N; i++ {
+					if _, err := (Search{}).KNearest(Y, 15); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -7,8 +7,9 @@
 // I − D^{-1/2} W D^{-1/2}. Graphs are sparse, symmetric linalg.CSR
 // matrices of edge weights (distances for kNN graphs).
 //
-// Neighbour search uses a kd-tree in low dimension and blocked BLAS
-// distance products above it (Search sets the crossover; the package
+// Neighbour search uses a kd-tree in low dimension and blocked distance
+// products above it, fused with the tests against the neighbour lists on
+// processors with AVX2 or AVX-512 (Search sets the crossover; the package
 // functions use its defaults); data of extreme scale are rescaled so that
 // no representable distance overflows. Geodesics run one Dijkstra per
 // source on all cores, on the graph taken as undirected (Undirected). Data

@@ -39,8 +39,8 @@ func (nb *Neighbours) Of(i int) ([]int, []float64) {
 // functions of the same names use it.
 type Search struct {
 	// KDTreeMaxDim is the largest dimension p for which gonum's kd-tree is
-	// used; above it the search uses blocked BLAS distances (brute force,
-	// n²p flops at matrix-product speed, half of them thanks to symmetry).
+	// used; above it the search uses blocked distances (brute force, n²p
+	// flops at matrix-product speed, half of them thanks to symmetry).
 	// 0 means DefaultKDTreeMaxDim; a negative value never uses the tree.
 	// The kd-tree's cost grows with the intrinsic dimension of the data
 	// and only as n log n, the BLAS path's as n²p, so data on a
@@ -198,9 +198,12 @@ func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.
 // ‖y_i‖² + ‖y_j‖² − 2 y_iᵀ y_j. Distances are symmetric, so only the blocks
 // on and above the diagonal are computed (half the flops of a full
 // product): the block of rows I against columns J ≥ I feeds the lists of
-// the points in I (by rows) and of the points in J > I (by columns). One
-// product per row block (linalg.GemmNT, on all cores), then
-// the list updates in parallel, each goroutine owning a set of points.
+// the points in I (by rows) and of the points in J > I (by columns). On
+// processors with AVX2 or AVX-512 the distances are formed and tested in
+// registers (knnFused); elsewhere one product per row block
+// (linalg.GemmNT, on all cores) is followed by the list updates in
+// parallel, each goroutine owning a set of points (knnBruteGemm). The two
+// give the same result, bit for bit.
 //
 // The expansion's round-off (about p·ε·(‖y_i‖² + ‖y_j‖²)) can reorder
 // distances that are equal, or nearly so: it would decide ties, not the
@@ -211,25 +214,45 @@ func (a nbCand) less(b nbCand) bool { return a.d < b.d || a.d == b.d && a.j < b.
 // broken by index. The extra candidates are few (only those at the k-th
 // distance to within ~10⁻¹⁴ of the norms), so the fast path is kept.
 func knnBrute(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
-	n, p := yd.Dims()
-	sq := linalg.RowSquaredNorms(yd)
+	if useFusedKNN {
+		knnFused(ph, yd, k, nb)
+		return
+	}
+	knnBruteGemm(ph, yd, k, nb)
+}
+
+// newLists returns the n empty candidate lists of the brute-force search
+// for the squared norms sq of the rows of a copy of Y (n×p), each with
+// its slack (see knnBrute).
+func newLists(sq []float64, p, k int) []nbList {
 	sqmax := 0.0
 	for _, v := range sq {
 		sqmax = math.Max(sqmax, v)
 	}
-	yr := yd.RawMatrix()
-	g := make([]float64, knnBlockRows*n)
-	lists := make([]nbList, n)
+	lists := make([]nbList, len(sq))
 	// |expansion − exact| ≤ (2p+6)ε(‖y_i‖² + ‖y_j‖²) and |direct − exact|
 	// ≤ 2pε(‖y_i‖² + ‖y_j‖²) (Higham, Accuracy and Stability of Numerical
-	// Algorithms, §3.1: inner products); E is their sum with a factor 2 to
-	// spare, and a candidate in the direct top k is within 2E of the k-th
-	// by the expansion.
+	// Algorithms, §3.1: inner products, a bound that holds for any order
+	// of summation); E is their sum with a factor 2 to spare, and a
+	// candidate in the direct top k is within 2E of the k-th by the
+	// expansion.
 	const eps = 0x1p-53
 	for i := range lists {
 		e := 2 * float64(4*p+6) * eps * (sq[i] + sqmax)
 		lists[i] = nbList{c: make([]nbCand, 0, k), worst: math.Inf(1), slack: 2 * e}
 	}
+	return lists
+}
+
+// knnBruteGemm is knnBrute on linalg.GemmNT's blocks of inner products,
+// the lists updated by a scan of each block's rows and then of its
+// columns.
+func knnBruteGemm(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
+	n, p := yd.Dims()
+	sq := linalg.RowSquaredNorms(yd)
+	yr := yd.RawMatrix()
+	g := make([]float64, knnBlockRows*n)
+	lists := newLists(sq, p, k)
 	for r0 := 0; r0 < n; r0 += knnBlockRows {
 		r1 := min(n, r0+knnBlockRows)
 		// The row blocks are the search's unit of work: one block of
@@ -290,7 +313,14 @@ func knnBrute(ph *progress.Phase, yd *mat.Dense, k int, nb *Neighbours) {
 			}
 		})
 	}
-	// The final choice on directly computed squared distances.
+	finishLists(yd, lists, k, nb)
+}
+
+// finishLists makes the final choice of the brute-force search: each
+// list's candidates re-ranked by their directly computed squared
+// distances, ties by index, the first k kept.
+func finishLists(yd *mat.Dense, lists []nbList, k int, nb *Neighbours) {
+	n := len(lists)
 	parallel.For(n, 64, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			c := lists[i].c
@@ -325,6 +355,7 @@ type nbList struct {
 	c     []nbCand
 	worst float64 // the k-th distance plus slack; +Inf until k are held
 	slack float64
+	pend  []nbCand // knnFused's candidates pushed since the last flush
 }
 
 // offer inserts (d, j) if it is among the k best or within slack of the
@@ -334,7 +365,17 @@ func (l *nbList) offer(d float64, j, k int) {
 		return
 	}
 	c := nbCand{d, j}
-	pos := sort.Search(len(l.c), func(m int) bool { return c.less(l.c[m]) })
+	// pos: the first m with c.less(l.c[m]) (sort.Search's, without the
+	// closure call per probe).
+	pos, hi := 0, len(l.c)
+	for pos < hi {
+		m := int(uint(pos+hi) >> 1)
+		if c.less(l.c[m]) {
+			hi = m
+		} else {
+			pos = m + 1
+		}
+	}
 	l.c = append(l.c, nbCand{})
 	copy(l.c[pos+1:], l.c[pos:len(l.c)-1])
 	l.c[pos] = c

@@ -14,7 +14,8 @@
 // Lanczos on kernel and distance matrices (DotAxpy, DotAxpy2), the inner
 // products of Gram and distance matrices and of the brute-force neighbour
 // search (GemmNT, Dot, and Transpose for the copies that bring a product
-// to GemmNT's form), the RBF kernel's exponential (ScaledExp) and the
+// to GemmNT's form; DistStrips, the search's distances fused with its
+// tests on AVX-512), the RBF kernel's exponential (ScaledExp) and the
 // checks and reductions of one pass over a matrix (MaxAbs, MaxNonNeg,
 // SumAdd, AddSqDiff, Axpy). Everything else stays on gonum.
 //

@@ -129,3 +129,14 @@ func maxNonNegAsm(x *float64, n int) (m float64, bad int)
 //
 //go:noescape
 func dotAxpy2Asm(acc0, acc1 *float64, alpha0, alpha1 float64, a, x0, x1 *float64, n int) (d0, d1 float64)
+
+// distStrips14x16Avx512 is DistStrips' kernel on AVX-512 (see
+// dist_amd64.s).
+//
+//go:noescape
+func distStrips14x16Avx512(a, b *float64, p, nb int, sqa, thra, sqb, thrb, d *float64, mask *uint16)
+
+// distStrips14x16Avx2 is DistStrips' kernel on AVX2 (see dist_amd64.s).
+//
+//go:noescape
+func distStrips14x16Avx2(a, b *float64, p, nb int, sqa, thra, sqb, thrb, d *float64, mask *uint16)

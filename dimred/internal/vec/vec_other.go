@@ -51,3 +51,11 @@ func maxNonNegAsm(x *float64, n int) (float64, int) { panic("unreachable") }
 func dotAxpy2Asm(acc0, acc1 *float64, alpha0, alpha1 float64, a, x0, x1 *float64, n int) (float64, float64) {
 	panic("unreachable")
 }
+
+func distStrips14x16Avx512(a, b *float64, p, nb int, sqa, thra, sqb, thrb, d *float64, mask *uint16) {
+	panic("unreachable")
+}
+
+func distStrips14x16Avx2(a, b *float64, p, nb int, sqa, thra, sqb, thrb, d *float64, mask *uint16) {
+	panic("unreachable")
+}
