@@ -39,7 +39,7 @@ func init() {
 	Register("6.8", 6, Fig6_8OilDensityNetwork)
 	RegisterLong("6.10", 6, Fig6_10OilGTM, fig6_10)
 	Register("6.11", 6, Fig6_11StickGTM)
-	Register("X6.1", 6, FigX6_1Magnification)
+	RegisterLong("X6.1", 6, FigX6_1Magnification, figX6_1)
 	Register("X6.2", 6, FigX6_2OilSeeds)
 }
 
@@ -194,11 +194,16 @@ func fig6_10(p *Progress) (*Figure, error) {
 
 // savedGTM loads the author's GTM k (1–3) and refits it with our EM.
 func savedGTM(k int, ds *datasets.Dataset) (*dimred.GTM, *datasets.SavedDnet, error) {
+	return savedGTMMonitor(k, ds, nil)
+}
+
+// savedGTMMonitor is savedGTM with the EM's monitor (nil: none).
+func savedGTMMonitor(k int, ds *datasets.Dataset, monitor func(int, float64) bool) (*dimred.GTM, *datasets.SavedDnet, error) {
 	s, err := datasets.OilDnetSaved(k)
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := SavedGTMRefit(s, ds.Y, nil)
+	m, err := SavedGTMRefit(s, ds.Y, monitor)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -515,11 +520,15 @@ func MagnificationImage(m *dimred.GTM, r int) (img image.Image, x0, x1, y0, y1, 
 // log scale with a colour bar; Bishop, Svensén & Williams 1997), with the
 // data's posterior means on top.
 func FigX6_1Magnification() (*Figure, error) {
+	return inNotebook("X6.1: the 20×20 GTM's EM from the author's centres", figX6_1)
+}
+
+func figX6_1(p *Progress) (*Figure, error) {
 	ds, err := datasets.Oil("train")
 	if err != nil {
 		return nil, fmt.Errorf("figure %s: %w", "X6.1", err)
 	}
-	m, _, err := savedGTM(2, ds)
+	m, _, err := savedGTMMonitor(2, ds, p.Monitor)
 	if err != nil {
 		return nil, fmt.Errorf("figure %s: %w", "X6.1", err)
 	}

@@ -182,11 +182,20 @@ var NeighbourComparison = sync.OnceValues(func() ([]NeighbourScore, error) {
 		}
 		return out, nil
 	})
-	// Cleared as X7.1's line is, so a cached and a computed run save the
-	// same cell output.
+	// As X7.1's line: the live line becomes a summary without times, so a
+	// cached and a computed run save the same cell output, and the
+	// executed notebook shows that the cell reported its progress.
 	pr.Clear()
 	if gonbui.IsNotebook {
-		gonbui.UpdateHTML(pr.id, "")
+		line := ""
+		if err == nil {
+			names := make([]string, len(data))
+			for i, d := range data {
+				names[i] = d.Name
+			}
+			line = compareSummary(pr.Name, len(NeighbourCompareMethods), names)
+		}
+		gonbui.UpdateHTML(pr.id, line)
 		gonbui.Sync()
 	}
 	return scores, err
