@@ -89,7 +89,7 @@ func TestBook(t *testing.T) {
 	// A minute a page at most (they take seconds), for the browser as a whole.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(len(man.Pages)+2)*time.Minute)
 	defer cancel()
-	bctx, stop, err := browser.Start(ctx, browser.Options(chrome, t.TempDir(), 1280, 900))
+	bctx, stop, err := browser.Start(ctx, browser.Options(chrome, browser.ProfileDir(t), 1280, 900))
 	if err != nil {
 		t.Fatalf("%s: %v", chrome, err)
 	}

@@ -427,7 +427,7 @@ func TestLiveWidgets(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
-	bctx, stop, err := browser.Start(ctx, browser.Options(chrome, t.TempDir(), 1400, 1000,
+	bctx, stop, err := browser.Start(ctx, browser.Options(chrome, browser.ProfileDir(t), 1400, 1000,
 		// a background tab's timers must not be throttled while the kernel works
 		chromedp.Flag("disable-background-timer-throttling", true),
 		chromedp.Flag("disable-renderer-backgrounding", true)))

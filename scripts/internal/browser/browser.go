@@ -105,6 +105,36 @@ const MathJaxDoneJS = `new Promise(resolve => {
 // returns and yield the promise's value.
 func AwaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
 
+// ProfileDir returns a new folder for a browser profile (Options'
+// userDir), removed when the test ends. Chromium's helper processes can
+// still write to the profile for a moment after the browser has closed,
+// and testing's TempDir then fails the test ("directory not empty": it
+// did so once in scripts/test, after every page had passed); the removal
+// here retries for up to 10 s and only logs what it could not remove.
+func ProfileDir(t interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
+	Cleanup(func())
+}) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "dimred-browser-profile-")
+	if err != nil {
+		t.Fatalf("a folder for the browser's profile: %v", err)
+	}
+	t.Cleanup(func() {
+		var err error
+		for i := 0; i < 40; i++ {
+			if err = os.RemoveAll(dir); err == nil {
+				return
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+		t.Logf("the browser's profile %s was not removed: %v", dir, err)
+	})
+	return dir
+}
+
 // TB is the part of testing.TB that Missing needs (this package is also
 // linked into scripts/booksite's command, which does not import testing).
 type TB interface {
