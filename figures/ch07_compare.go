@@ -484,15 +484,7 @@ func compareCached(data []*CompareData) ([]CompareScore, error) {
 		out = append(out, s...)
 		names = append(names, d.Name)
 	}
-	pr.Clear()
-	if gonbui.IsNotebook {
-		line := ""
-		if err == nil {
-			line = compareSummary(pr.Name, len(CompareMethods), names)
-		}
-		gonbui.UpdateHTML(pr.id, line)
-		gonbui.Sync()
-	}
+	endCachedLine(pr, err, len(CompareMethods), names)
 	if err != nil {
 		return nil, err
 	}
@@ -503,6 +495,22 @@ func compareCached(data []*CompareData) ([]CompareScore, error) {
 // of Progress.Done's (figures.IsProgressHTML recognises it): the number of
 // methods and the data sets, no times and nothing that depends on the
 // cache.
+// endCachedLine ends pr, the progress line of a computation that may come
+// from the on-disk cache: the live line becomes compareSummary's line of
+// methods on data (nothing after an error), without times, so a cached and
+// a computed run save the same cell output.
+func endCachedLine(pr *Progress, err error, methods int, data []string) {
+	pr.Clear()
+	if gonbui.IsNotebook {
+		line := ""
+		if err == nil {
+			line = compareSummary(pr.Name, methods, data)
+		}
+		gonbui.UpdateHTML(pr.id, line)
+		gonbui.Sync()
+	}
+}
+
 func compareSummary(name string, methods int, data []string) string {
 	return fmt.Sprintf("<p><b>%s</b> done: %d methods on %s</p>", html.EscapeString(name), methods, html.EscapeString(strings.Join(data, ", ")))
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/dimred"
 
-	"github.com/janpfeifer/gonb/gonbui"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -182,22 +181,11 @@ var NeighbourComparison = sync.OnceValues(func() ([]NeighbourScore, error) {
 		}
 		return out, nil
 	})
-	// As X7.1's line: the live line becomes a summary without times, so a
-	// cached and a computed run save the same cell output, and the
-	// executed notebook shows that the cell reported its progress.
-	pr.Clear()
-	if gonbui.IsNotebook {
-		line := ""
-		if err == nil {
-			names := make([]string, len(data))
-			for i, d := range data {
-				names[i] = d.Name
-			}
-			line = compareSummary(pr.Name, len(NeighbourCompareMethods), names)
-		}
-		gonbui.UpdateHTML(pr.id, line)
-		gonbui.Sync()
+	names := make([]string, len(data))
+	for i, d := range data {
+		names[i] = d.Name
 	}
+	endCachedLine(pr, err, len(NeighbourCompareMethods), names)
 	return scores, err
 })
 

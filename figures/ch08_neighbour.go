@@ -13,7 +13,6 @@ import (
 	"github.com/dimredbook/book/datasets"
 	"github.com/dimredbook/book/dimred"
 
-	"github.com/janpfeifer/gonb/gonbui"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -89,17 +88,7 @@ var OilNeighbourEmbeddings = sync.OnceValues(func() ([]NeighbourEmbedding, error
 		}
 		return out, nil
 	})
-	// As X7.1's line: the live line becomes a summary without times, the
-	// same whether the fits ran or came from the cache.
-	pr.Clear()
-	if gonbui.IsNotebook {
-		line := ""
-		if err == nil {
-			line = compareSummary(pr.Name, len(models), []string{"oil"})
-		}
-		gonbui.UpdateHTML(pr.id, line)
-		gonbui.Sync()
-	}
+	endCachedLine(pr, err, len(models), []string{"oil"})
 	return out, err
 })
 
