@@ -60,10 +60,12 @@ const (
 // umap-learn updates shared positions from many threads as it goes, so a
 // fixed seed does not fix its result; here, with a fixed Src (nil means a
 // fixed seed) the embedding is bit-identical run to run and on one thread or
-// many. With the PCA start it is also the same on every amd64 processor (in
-// the default build); the spectral start comes from the package's Lanczos
-// solver, whose vector kernels differ in the last bit between processors
-// with and without AVX2, which the stochastic optimisation then amplifies.
+// many, and on every amd64 processor in the default (pure-Go) build: the
+// spectral start's Lanczos solver sums its basis products in slabs fixed
+// by n alone, on kernels whose plain-Go versions give the vector kernels'
+// bits (linalg's TestEigenSymGoldenBits and TestUMAPGoldenBits run again
+// with AVX, AVX2 and FMA turned off). The openblas build hands large
+// products to OpenBLAS, whose rounding depends on the processor.
 //
 // Cost. The neighbour search is exact (blocked distances through the
 // package's matrix products, O(n²p)), where umap-learn uses approximate

@@ -41,9 +41,28 @@ func dimredBLAS() blas.Float64 {
 
 const fastGemmMinFlops = 1 << 21
 
+// gemmBlockBLAS is the BLAS of a block of a product of the given flops
+// (see gemmBlock): on every processor, gonum's below fastGemmMinFlops and
+// vec.Gemm on the calling goroutine from there on.
+func gemmBlockBLAS(flops float64) blas.Float64 {
+	if flops < fastGemmMinFlops {
+		return gonum.Implementation{}
+	}
+	return kernelSerial{}
+}
+
+// kernelSerial is gonum's BLAS with every well-formed Dgemm on vec.Gemm,
+// on the calling goroutine (the blocks of gemmBlock are already spread
+// over the cores).
+type kernelSerial struct{ gonum.Implementation }
+
 // Dgemm implements blas.Float64.
-func (f fastBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	f.dgemm(fastGemmMinFlops, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+func (f kernelSerial) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if !wellFormedGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc) {
+		f.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	gemmSplit(1, tA != blas.NoTrans, tB != blas.NoTrans, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // dgemm is Dgemm with the kernel used from minFlops on (tests pass 0, so

@@ -26,6 +26,16 @@ import "gonum.org/v1/gonum/blas"
 // the process's gonum BLAS only through UseFastBLAS.
 func dimredBLAS() blas.Float64 { return hybridBLAS{} }
 
+// gemmBlockBLAS is the BLAS of a block of a product of the given flops
+// (see gemmBlock): OpenBLAS or gonum's by the whole product's work. The
+// openblas build makes no claim of bits across processors.
+func gemmBlockBLAS(flops float64) blas.Float64 {
+	if big(flops) {
+		return ob
+	}
+	return pure
+}
+
 // BLASImplementation describes the BLAS this build uses: here OpenBLAS,
 // with its build configuration and the kernel it selected for this
 // processor (OpenBLAS reads OPENBLAS_CORETYPE at start-up).

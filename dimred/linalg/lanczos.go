@@ -334,30 +334,59 @@ func ritzVectors(V []float64, nb, n int, theta []float64, Y *mat.Dense, cols []i
 	return vals, vecs
 }
 
+// basisChunks splits the n columns of the Lanczos basis into slabs of
+// about width columns (one if n < 2·width) for the basis products. The
+// slabs depend on n alone, not on the number of cores, and each product
+// chooses its kernel from its whole size (gemmBlock), so the partial sums
+// of orthoAgainst and every entry of the products — and with them the
+// eigenvectors — are the same bits on any number of threads (they had
+// followed GOMAXPROCS from n = 4096 on, and UMAP's spectral start with
+// them).
+func basisChunks(n, width int) []int {
+	s := max(1, n/width)
+	b := make([]int, s+1)
+	for t := range b {
+		b[t] = t * n / s
+	}
+	return b
+}
+
+// forSlabs runs f on every slab of bounds, the slabs dealt out in
+// contiguous runs to at most GOMAXPROCS goroutines.
+func forSlabs(bounds []int, f func(t, lo, hi int)) {
+	s := len(bounds) - 1
+	parallel.For(s, 1, func(t0, t1 int) {
+		for t := t0; t < t1; t++ {
+			f(t, bounds[t], bounds[t+1])
+		}
+	})
+}
+
 // combineRows sets dst (l×n rows) = Yᵀ V[0:nb] with Y nb×l, in parallel over
-// column chunks of V.
+// column slabs of V.
 func combineRows(dst []float64, Y blas64.General, V []float64, nb, l, n int) {
-	parallel.For(n, 1024, func(lo, hi int) {
+	flops := 2 * float64(l) * float64(nb) * float64(n)
+	forSlabs(basisChunks(n, 1024), func(_, lo, hi int) {
 		w := hi - lo
 		Vc := blas64.General{Rows: nb, Cols: w, Stride: n, Data: V[lo:]}
 		D := blas64.General{Rows: l, Cols: w, Stride: n, Data: dst[lo:]}
-		Gemm(blas.Trans, blas.NoTrans, 1, Y, Vc, 0, D)
+		gemmBlock(flops, blas.Trans, blas.NoTrans, 1, Y, Vc, 0, D)
 	})
 }
 
 // orthoAgainst removes from the bp rows of W their components along the nb
 // orthonormal rows of V (one classical Gram–Schmidt pass, BLAS-3) and adds
 // the coefficients C = V Wᵀ (nb×bp, row-major) to coef. Work is split over
-// column chunks on all cores.
+// column slabs (basisChunks) on all cores; the slabs' partial sums of C are
+// added in slab order.
 func orthoAgainst(V []float64, nb int, W []float64, bp, n int, coef []float64) {
 	if nb == 0 || bp == 0 {
 		return
 	}
-	// Partial products per chunk, then reduce.
-	chunks := parallel.ChunkBounds(n, 2048)
+	chunks := basisChunks(n, 2048)
 	nch := len(chunks) - 1
 	part := make([]float64, nch*nb*bp)
-	parallel.RunChunks(chunks, func(t, lo, hi int) {
+	forSlabs(chunks, func(t, lo, hi int) {
 		w := hi - lo
 		Vc := blas64.General{Rows: nb, Cols: w, Stride: n, Data: V[lo:]}
 		Wc := blas64.General{Rows: bp, Cols: w, Stride: n, Data: W[lo:]}
@@ -370,11 +399,12 @@ func orthoAgainst(V []float64, nb int, W []float64, bp, n int, coef []float64) {
 	}
 	floats.Add(coef[:nb*bp], C)
 	Cg := blas64.General{Rows: nb, Cols: bp, Stride: bp, Data: C}
-	parallel.RunChunks(chunks, func(t, lo, hi int) {
+	flops := 2 * float64(nb) * float64(bp) * float64(n)
+	forSlabs(chunks, func(t, lo, hi int) {
 		w := hi - lo
 		Vc := blas64.General{Rows: nb, Cols: w, Stride: n, Data: V[lo:]}
 		Wc := blas64.General{Rows: bp, Cols: w, Stride: n, Data: W[lo:]}
-		Gemm(blas.Trans, blas.NoTrans, -1, Cg, Vc, 1, Wc)
+		gemmBlock(flops, blas.Trans, blas.NoTrans, -1, Cg, Vc, 1, Wc)
 	})
 }
 

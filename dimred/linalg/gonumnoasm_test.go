@@ -1,0 +1,5 @@
+//go:build noasm || openblas
+
+package linalg
+
+const gonumAsm = false
