@@ -11,6 +11,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/rng"
 	"github.com/dimredbook/book/dimred/linalg"
 
+	"github.com/dimredbook/book/dimred/internal/vec"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -229,7 +230,7 @@ func (m *DensityNetwork) FitContext(ctx context.Context, Y mat.Matrix) (err erro
 		h: h, act: m.Activation, alpha: alpha, n: n, p: p, q: q, m: ms,
 		r: mat.NewDense(n, ms, nil), z: mat.NewDense(ms, h, nil), hd: mat.NewDense(ms, h, nil), f: mat.NewDense(ms, p, nil),
 	}
-	d.sumYY = floats.Sum(d.yy)
+	d.sumYY = vec.Sum(d.yy)
 	// NETLAB's mlp initialisation: weights N(0, 1/(fan-in + 1)); the
 	// output bias starts at the data mean and β at e⁻² (the reference).
 	theta := make([]float64, d.numParams())

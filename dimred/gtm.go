@@ -14,6 +14,7 @@ import (
 	"github.com/dimredbook/book/dimred/kernel"
 	"github.com/dimredbook/book/dimred/linalg"
 
+	"github.com/dimredbook/book/dimred/internal/vec"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -240,7 +241,7 @@ func (m *GTM) FitContext(ctx context.Context, Y mat.Matrix) (err error) {
 	// Initial responsibilities: softmax of −‖X₀_i − x̂_k‖² (β = 2 in the
 	// shared routine), then one M-step from β = e⁻².
 	yy := linalg.RowSquaredNorms(y)
-	sumYY := floats.Sum(yy)
+	sumYY := vec.Sum(yy)
 	R := mat.NewDense(n, mm, nil)
 	responsibilities(R, &x0, xhat, linalg.RowSquaredNorms(&x0), 2)
 	m.beta = math.Exp(-2)

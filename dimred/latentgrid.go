@@ -6,6 +6,7 @@ import (
 	"github.com/dimredbook/book/dimred/internal/parallel"
 	"github.com/dimredbook/book/dimred/linalg"
 
+	"github.com/dimredbook/book/dimred/internal/vec"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -67,7 +68,7 @@ func responsibilities(R *mat.Dense, Y, F *mat.Dense, yy []float64, beta float64)
 			lse[i] = amax + math.Log(s)
 		}
 	})
-	return floats.Sum(lse)
+	return vec.Sum(lse)
 }
 
 // farResponsibilities stores in row the responsibilities r_k of the m

@@ -67,4 +67,3 @@ func gemmDims(tA, tB blas.Transpose, a, b blas64.General, c blas64.General) (m, 
 	}
 	return m, n, k
 }
-

@@ -155,7 +155,7 @@ func (o *upperSymOp) mulBlockTo(dst, x []float64, b int) {
 	// Implicit centring: K̃x = Kx − 1(k̄ᵀx) − k̄(1ᵀx) + k̄(1ᵀx)1.
 	for v := 0; v < b; v++ {
 		xv, yv := x[v*n:v*n+n], dst[v*n:v*n+n]
-		sum := floats.Sum(xv)
+		sum := vec.Sum(xv)
 		c := o.grand*sum - floats.Dot(o.mean, xv)
 		floats.AddScaled(yv, -sum, o.mean)
 		for i := range yv {

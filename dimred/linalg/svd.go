@@ -197,7 +197,7 @@ func (g gramOp) mulBlockTo(dst, x []float64, b int) {
 		timesCols(zt, g.a, dst, n)
 		if g.mean != nil {
 			for v := 0; v < b; v++ {
-				floats.AddScaled(dst[v*n:(v+1)*n], -floats.Sum(z[v*m:(v+1)*m]), g.mean)
+				floats.AddScaled(dst[v*n:(v+1)*n], -vec.Sum(z[v*m:(v+1)*m]), g.mean)
 			}
 		}
 		return

@@ -62,6 +62,22 @@ func Axpy(dst []float64, alpha float64, x []float64) {
 	}
 }
 
+// Sum returns Σ_i x_i, added in index order whatever the address of x.
+// gonum's floats.Sum (SSE2 assembly) first adds one element on its own
+// when x is not 16-byte aligned, so its order of
+// summation — and the last bits of the sum — followed where the allocator
+// had placed x: a 24-byte slice of three float64 sits in a size class not
+// aligned to 16, and its place depends on every earlier allocation. An
+// unrelated edit to another file had moved MEU's and the density
+// network's scores in figure X8.3.
+func Sum(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
 // MaxAbs returns max_i |x_i| (0 for an empty x), or NaN if some x_i is NaN.
 func MaxAbs(x []float64) float64 {
 	n := len(x)
