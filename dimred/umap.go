@@ -72,13 +72,15 @@ const (
 // NN-descent; the epochs cost O(n·k·NegativeSampleRate) each, most of it
 // the powers d^{2b} of the edge model (computed by a table-driven kernel,
 // umapPow, to 2e-14). On 50 000 clustered points of 50 features on one
-// thread, the search is about 40 % of the fit and the epochs the rest. A
-// thread-independent NN-descent (each point pulling candidates from its
-// neighbours' and reverse neighbours' lists of the previous round, random
-// start) was measured on those data and not adopted: four rounds took
-// 2.4 times the exact search and found 72 % of the true neighbours, ten
-// rounds 3.9 times and 83 % (50 independent dimensions per cluster defeat
-// its neighbours-of-neighbours premise).
+// thread (scripts/bench's set), the search takes 3.7 s of a 23 s fit
+// (16 %, on the fused distance kernel of package neighbours) and the
+// epochs most of the rest. A thread-independent NN-descent (each point
+// pulling candidates from its neighbours' and reverse neighbours' lists of
+// the previous round, random start) was measured on those data and not
+// adopted: four rounds took 2.4 times the exact search of the time (before
+// the fused kernel made it 3.6 times faster) and found 72 % of the true
+// neighbours, ten rounds 3.9 times and 83 % (50 independent dimensions per
+// cluster defeat its neighbours-of-neighbours premise).
 //
 // ProjectTo embeds new points as umap-learn's transform does: each new
 // point's fuzzy weights to its k nearest training points, a start at their
