@@ -41,6 +41,11 @@ func dimredBLAS() blas.Float64 {
 
 const fastGemmMinFlops = 1 << 21
 
+// Dgemm implements blas.Float64.
+func (f fastBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	f.dgemm(fastGemmMinFlops, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
 // gemmBlockBLAS is the BLAS of a block of a product of the given flops
 // (see gemmBlock): on every processor, gonum's below fastGemmMinFlops and
 // vec.Gemm on the calling goroutine from there on.

@@ -96,6 +96,32 @@ func TestFastBLASDgemm(t *testing.T) {
 	}()
 }
 
+// TestFastBLASDgemmOnKernel: from fastGemmMinFlops on, fastBLAS's Dgemm
+// (dimred's own products, and the program's after UseFastBLAS) runs on
+// vec.Gemm — its bits are gemmSplit's — and below it on gonum's. An edit
+// that dropped fastBLAS's Dgemm method left the embedded gonum Dgemm in
+// its place, and TestFastBLASDgemm, which compares within a tolerance,
+// did not see it.
+func TestFastBLASDgemmOnKernel(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(23, 24))
+	for _, sz := range [][3]int{{300, 200, 100}, {20, 20, 20}} {
+		m, n, k := sz[0], sz[1], sz[2]
+		a, b := randSlice(rnd, m*k), randSlice(rnd, k*n)
+		got, want := make([]float64, m*n), make([]float64, m*n)
+		fastBLAS{}.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, got, n)
+		if 2*float64(m*n*k) >= fastGemmMinFlops {
+			gemmSplit(1, false, false, m, n, k, 1, a, k, b, n, 0, want, n)
+		} else {
+			gonum.Implementation{}.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, k, b, n, 0, want, n)
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("%v: C[%d] = %v, want %v from the kernel of its size", sz, i, got[i], want[i])
+			}
+		}
+	}
+}
+
 func randSlice(rnd *rand.Rand, n int) []float64 {
 	s := make([]float64, n)
 	for i := range s {
