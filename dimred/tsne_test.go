@@ -1,15 +1,13 @@
 package dimred
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/internal/testutil"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -270,15 +268,9 @@ func TestTSNEBadInput(t *testing.T) {
 	}
 }
 
-// bitsHash is the SHA-256 of X's float64 bits, in row order: the pin of
-// the golden-bits tests.
-func bitsHash(X *mat.Dense) string {
-	h := sha256.New()
-	for _, v := range X.RawMatrix().Data {
-		binary.Write(h, binary.LittleEndian, math.Float64bits(v))
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
+// bitsHash is the SHA-256 of X's float64 bits, in row order (X
+// contiguous): the pin of the golden-bits tests.
+func bitsHash(X *mat.Dense) string { return testutil.BitsHash(X.RawMatrix().Data) }
 
 // TestTSNEGoldenBits pins the embedding's bits: the SHA-256 of the
 // float64s of a fixed fit. The value was computed on an AVX-512 machine

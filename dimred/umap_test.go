@@ -3,10 +3,10 @@ package dimred
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"testing"
 
+	"github.com/dimredbook/book/dimred/internal/testutil"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -125,7 +125,7 @@ func TestUMAPBitReproducible(t *testing.T) {
 	// At 8000 points the spectral start's Lanczos splits its basis
 	// products over the cores (from n = 4096 on), which had made its
 	// eigenvectors, and so the embedding, follow GOMAXPROCS.
-	big := umapSwissRoll(8000)
+	big := testutil.SwissRoll(8000, 1)
 	fit := func(procs int) *mat.Dense {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
@@ -206,31 +206,17 @@ func TestUMAPGoldenBits(t *testing.T) {
 	// above fall back to PCA): its Lanczos solve is pinned on its own by
 	// linalg's TestEigenSymGoldenBits.
 	s := &UMAP{NEpochs: 60}
-	if err := s.Fit(umapSwissRoll(600)); err != nil {
+	if err := s.Fit(testutil.SwissRoll(600, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if s.SpectralFallback() {
 		t.Fatal("the swiss roll's graph is disconnected")
 	}
 	s.LatentTo(&X)
-	const wantSpectral = "bbcff0657027f7079006652c2d0d9804317225c09edb61b44aa74a23414d2a20"
+	const wantSpectral = "c768742e879d7faead08ba4017bdf8b3873e2e9bd1b464b448771d83c77df275"
 	if got := bitsHash(&X); got != wantSpectral {
 		t.Errorf("spectral start: embedding hash %s, want %s", got, wantSpectral)
 	}
-}
-
-// umapSwissRoll returns n points of a swiss roll (seeded): a connected
-// neighbour graph, so UMAP's spectral start applies.
-func umapSwissRoll(n int) *mat.Dense {
-	rnd := rand.New(rand.NewPCG(5, 6))
-	Y := mat.NewDense(n, 3, nil)
-	for i := 0; i < n; i++ {
-		u := 1.5 * math.Pi * (1 + 2*rnd.Float64())
-		Y.Set(i, 0, u*math.Cos(u))
-		Y.Set(i, 1, 20*rnd.Float64())
-		Y.Set(i, 2, u*math.Sin(u))
-	}
-	return Y
 }
 
 // TestUMAPScaleFree: data scaled far from 1 are embedded from the same

@@ -1,24 +1,11 @@
 package linalg
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"fmt"
-	"math"
 	"runtime"
 	"testing"
-)
 
-// bitsHash is the SHA-256 of the float64 bits of x, in order.
-func bitsHash(x []float64) string {
-	h := sha256.New()
-	var b [8]byte
-	for _, v := range x {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
-	return fmt.Sprintf("%x", h.Sum(nil))
-}
+	"github.com/dimredbook/book/dimred/internal/testutil"
+)
 
 // eigenBits returns the hash of the eigenvalues and eigenvectors of the k
 // smallest pairs of L by method, on procs threads.
@@ -30,7 +17,7 @@ func eigenBits(t *testing.T, L *CSR, k int, method EigenMethod, procs int) strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bitsHash(vals) + " " + bitsHash(vecs.RawMatrix().Data)
+	return testutil.BitsHash(vals) + " " + testutil.BitsHash(vecs.RawMatrix().Data)
 }
 
 // TestEigenSymOpThreadIndependent: the Lanczos and Chebyshev solvers give

@@ -3,6 +3,9 @@
 package testutil
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -114,4 +117,16 @@ func MaxAbsDiff(a, b mat.Matrix) float64 {
 	var d mat.Dense
 	d.Sub(a, b)
 	return math.Max(mat.Max(&d), -mat.Min(&d))
+}
+
+// BitsHash is the SHA-256 (hex) of the float64 bits of x, in order,
+// little-endian: the pin of the golden-bits tests.
+func BitsHash(x []float64) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, v := range x {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
