@@ -184,7 +184,7 @@ type compareBookNumber struct {
 // keyed "data/method/score", for the notebook's text. They are not checked
 // here: one seed of a non-convex fit against the book's one run can land
 // anywhere in the seed spread (X6.2 measures it: GTM 30×30 11–70 errors,
-// density network 7–24), so a tolerance that always passes would test
+// density network 6–27), so a tolerance that always passes would test
 // nothing and a narrower one would test the seed. Figs 6.10 and 6.8
 // reproduce the book's values exactly from the author's saved fits, and
 // X6.2 checks them against the seed range.
